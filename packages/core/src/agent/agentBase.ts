@@ -1,0 +1,417 @@
+import { randomUUID } from 'node:crypto';
+import {
+  concat,
+  concatMap,
+  catchError,
+  defer,
+  EMPTY,
+  endWith,
+  finalize,
+  from,
+  ignoreElements,
+  last,
+  map,
+  Observable,
+  tap,
+  throwError,
+} from 'rxjs';
+import {
+  AgentBusyError,
+  InterruptedError,
+  InvalidArgumentError,
+  isAbortError,
+  NoReplyError,
+  StateError,
+  UnsupportedStructuredOutputError,
+} from '../errors.js';
+import type { Hook } from '../hooks/hook.js';
+import type { ErrorEvent, HookEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
+import { HookRegistry } from '../hooks/hookRegistry.js';
+import { runHooks } from '../hooks/runHooks.js';
+import { normalizeInput } from '../internal/normalizeInput.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import { type Msg, withMetadata } from '../message/msg.js';
+import { STATE_VERSION, type StateModule } from '../state/stateModule.js';
+import { type AgentEvent, snapshotOf } from './agentEvent.js';
+import { ActiveCall } from './activeCall.js';
+import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
+
+/** Options every agent accepts. */
+export interface AgentBaseOptions {
+  readonly name: string;
+  readonly description?: string;
+  readonly hooks?: readonly Hook[];
+  readonly id?: string;
+}
+
+const FINAL_METHODS = ['call', 'stream', 'observe'] as const;
+const systemHooks = new HookRegistry();
+
+/**
+ * The base of every agent. AgentBase owns the infrastructure — the running guard, hooks,
+ * interrupts, hub subscribers and state — and a subclass owns only `doCall()`.
+ *
+ * `call()`, `stream()` and `observe()` are final: the constructor throws a TypeError when a
+ * subclass overrides them.
+ *
+ * @example
+ * ```ts
+ * class Echo extends AgentBase {
+ *   protected doCall(msgs: Msg[]): Observable<Msg> {
+ *     return of(assistantMsg(msgs.map(textOf).join(' '), { name: this.name }));
+ *   }
+ * }
+ * const echo = new Echo({ name: 'echo' });
+ * echo.addHook({ onEvent: (e) => { if (e.type === 'preCall') e.input = [userMsg('hi')]; } });
+ * const reply = await lastValueFrom(echo.call(userMsg('ignored')));   // "hi"
+ * ```
+ */
+export abstract class AgentBase {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+
+  readonly #hooks = new HookRegistry();
+  readonly #subscribers = new Map<string, readonly AgentBase[]>();
+  readonly #state = new Map<string, StateModule>();
+  #active: ActiveCall | undefined;
+  #interrupt: InterruptContext | undefined;
+
+  constructor(options: AgentBaseOptions) {
+    assertFinalMethodsKept(new.target);
+    if (typeof options?.name !== 'string' || options.name.trim() === '') {
+      throw new InvalidArgumentError(`${new.target.name}: options.name must be a non-empty string.`);
+    }
+    this.id = options.id ?? randomUUID();
+    this.name = options.name;
+    this.description = options.description ?? '';
+    for (const hook of options.hooks ?? []) this.#hooks.add(hook);
+  }
+
+  /**
+   * Runs one call. Cold: nothing happens until subscription, and each subscription is one
+   * call that emits exactly one reply Msg and completes, or errors (`AgentBusyError` when
+   * a call is already in flight, or the error that failed the call). Unsubscribing cancels
+   * the call: `CallContext.signal` aborts and the agent is callable again at once.
+   */
+  call(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<Msg> {
+    return this.#run(input, options, undefined);
+  }
+
+  /**
+   * Runs the same call as `call()` and emits a frozen snapshot of every hook event of it, in
+   * order, then `{ type: 'reply', msg }`, then completes. Cold; errors like `call()`;
+   * unsubscribing cancels the call.
+   */
+  stream(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<AgentEvent> {
+    return new Observable<AgentEvent>((subscriber) =>
+      this.#run(input, options, (event) => subscriber.next(event)).subscribe({
+        next: (msg) => subscriber.next({ type: 'reply', msg }),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
+    );
+  }
+
+  /**
+   * Lets this agent receive messages without replying (`doObserve` for each, in order).
+   * Cold; emits one `undefined` when all were observed, then completes.
+   */
+  observe(input: Msg | readonly Msg[]): Observable<void> {
+    return defer(() => from(normalizeInput(input, `${this.name}.observe()`))).pipe(
+      concatMap((msg) => this.doObserve(msg)),
+      ignoreElements(),
+      endWith(undefined),
+    );
+  }
+
+  /**
+   * Asks the running call to stop. Cooperative: it sets a flag that `checkInterrupted()`
+   * raises at the subclass's checkpoints and aborts `CallContext.signal`, so in-flight model
+   * requests and tools can stop at once. An interrupt made while idle is forgotten when the
+   * next call starts.
+   */
+  interrupt(message?: Msg, source: InterruptContext['source'] = 'user'): void {
+    this.#interrupt = message === undefined ? { source } : { message, source };
+    this.#active?.abort(new InterruptedError(this.name));
+  }
+
+  /** Registers a hook on this agent; returns a function that removes it. */
+  addHook(hook: Hook): () => void {
+    return this.#hooks.add(hook);
+  }
+
+  /** Removes a hook from this agent (no-op when absent). */
+  removeHook(hook: Hook): void {
+    this.#hooks.remove(hook);
+  }
+
+  /** Registers a hook on every agent, merged into each agent's priority order. */
+  static addSystemHook(hook: Hook): () => void {
+    return systemHooks.add(hook);
+  }
+
+  /** Removes every system hook. */
+  static clearSystemHooks(): void {
+    systemHooks.clear();
+  }
+
+  /** Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. */
+  resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
+    this.#subscribers.set(
+      hubId,
+      agents.filter((agent) => agent !== this),
+    );
+  }
+
+  /** Stops broadcasting this agent's replies to hub `hubId`. */
+  removeSubscribers(hubId: string): void {
+    this.#subscribers.delete(hubId);
+  }
+
+  /** Whether a call is in flight. */
+  get isRunning(): boolean {
+    return this.#active !== undefined;
+  }
+
+  /** The agent's whole state: `{ version, ...registered modules }`. JSON-only, synchronous. */
+  stateDict(): JsonObject {
+    const state: JsonObject = { version: STATE_VERSION };
+    for (const [key, module] of this.#state) state[key] = module.stateDict();
+    return state;
+  }
+
+  /**
+   * Restores a state from `stateDict()`. Validates before it keeps anything: on a
+   * `StateError` the agent is left as it was. Not allowed while a call is in flight.
+   */
+  loadStateDict(state: JsonObject): void {
+    if (this.#active) throw new AgentBusyError(this.name);
+    if (!isJsonObject(state)) throw new StateError(`${this.name}: state must be a JSON object.`, '');
+    if (state['version'] !== STATE_VERSION) {
+      throw new StateError(
+        `${this.name}: state version ${JSON.stringify(state['version'])} is not supported (expected ${STATE_VERSION}).`,
+        'version',
+      );
+    }
+    for (const key of Object.keys(state)) {
+      if (key !== 'version' && !this.#state.has(key)) {
+        throw new StateError(`${this.name}: state has "${key}", which this agent does not register.`, key);
+      }
+    }
+    const backup = this.stateDict();
+    try {
+      for (const [key, module] of this.#state) {
+        const part = state[key];
+        if (part === undefined) continue;
+        if (!isJsonObject(part)) throw new StateError(`${this.name}: state.${key} must be an object.`, key);
+        module.loadStateDict(part);
+      }
+    } catch (error) {
+      for (const [key, module] of this.#state) module.loadStateDict(backup[key] as JsonObject);
+      throw error;
+    }
+  }
+
+  /** The business logic: produce the reply to `msgs`. Emit one Msg (the last one counts). */
+  protected abstract doCall(msgs: Msg[], context: CallContext): Observable<Msg>;
+
+  /** Receives a message without replying. Default: nothing. */
+  protected doObserve(_msg: Msg): Observable<void> {
+    return EMPTY;
+  }
+
+  /**
+   * Produces the reply of an interrupted call. AgentBase then marks it with
+   * `metadata.interrupted = true` and `generateReason: 'interrupted'`.
+   */
+  protected handleInterrupt(context: InterruptContext, _msgs: Msg[]): Observable<Msg> {
+    const text = context.message
+      ? 'I was interrupted. What would you like me to do next?'
+      : 'I noticed that you interrupted me. What can I do for you?';
+    return defer(() => [
+      {
+        id: randomUUID(),
+        name: this.name,
+        role: 'assistant' as const,
+        content: [{ type: 'text' as const, text }],
+        metadata: {},
+        timestamp: new Date().toISOString(),
+      },
+    ]);
+  }
+
+  /** Errors with `InterruptedError` when `interrupt()` was called during this call; else completes. */
+  protected checkInterrupted(): Observable<never> {
+    return defer(() => (this.#interrupt ? throwError(() => new InterruptedError(this.name)) : EMPTY));
+  }
+
+  /** Whether `interrupt()` was called during the current call. */
+  protected get interruptRequested(): boolean {
+    return this.#interrupt !== undefined;
+  }
+
+  /**
+   * Runs this agent's hooks (and the system hooks) on `event` and emits the event as they
+   * left it. Also records a snapshot for `stream()` subscribers.
+   */
+  protected notify<E extends HookEvent>(event: E): Observable<E> {
+    const run = runHooks(this.#hooks.merged(systemHooks), event);
+    const sink = this.#active?.sink;
+    return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+  }
+
+  /**
+   * Whether anything listens to hook events of the current call (a hook or a `stream()`):
+   * lets subclasses skip building per-chunk events nobody receives.
+   */
+  protected get hasEventListeners(): boolean {
+    return this.#hooks.merged(systemHooks).length > 0 || this.#active?.sink !== undefined;
+  }
+
+  /** The system prompt a call starts with, before preCall hooks. Default: none. */
+  protected defaultSystemPrompt(): string {
+    return '';
+  }
+
+  /** Whether `call(..., { structuredOutput })` is supported. Default: false. */
+  protected get supportsStructuredOutput(): boolean {
+    return false;
+  }
+
+  /** Registers nested state captured by `stateDict()` under `key`. */
+  protected registerState(key: string, module: StateModule): void {
+    if (key === 'version') throw new InvalidArgumentError('"version" is reserved in a state dict.');
+    this.#state.set(key, module);
+  }
+
+  #run(
+    input: Msg | readonly Msg[] | undefined,
+    options: CallOptions,
+    sink: ((event: AgentEvent) => void) | undefined,
+  ): Observable<Msg> {
+    return new Observable<Msg>((subscriber) => {
+      if (this.#active) {
+        subscriber.error(new AgentBusyError(this.name));
+        return;
+      }
+      if (options.structuredOutput !== undefined && !this.supportsStructuredOutput) {
+        subscriber.error(new UnsupportedStructuredOutputError(this.constructor.name));
+        return;
+      }
+      let msgs: Msg[];
+      try {
+        msgs = normalizeInput(input, `${this.name}.call()`);
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      const call = new ActiveCall(options, this.defaultSystemPrompt(), sink);
+      this.#active = call;
+      this.#interrupt = undefined;
+      const subscription = this.#pipeline(call, msgs)
+        .pipe(finalize(() => this.#release(call)))
+        .subscribe(subscriber);
+      return () => {
+        // Abort before tearing the pipeline down, so doCall's own teardown sees the signal.
+        call.abort(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
+        subscription.unsubscribe();
+      };
+    });
+  }
+
+  #pipeline(call: ActiveCall, msgs: Msg[]): Observable<Msg> {
+    let input = msgs;
+    return this.notify<PreCallEvent>({ type: 'preCall', agent: this, input, systemPrompt: call.systemPrompt }).pipe(
+      concatMap((event) => {
+        input = event.input;
+        call.systemPrompt = event.systemPrompt;
+        return this.#doCallOnce(input, call);
+      }),
+      catchError((error: unknown) => this.#recoverInterrupt(error, call, input)),
+      map((reply) => this.#withCallMetadata(reply, call)),
+      concatMap((reply) => this.notify<PostCallEvent>({ type: 'postCall', agent: this, reply })),
+      concatMap((event) => this.#broadcast(event.reply).pipe(endWith(event.reply))),
+      tap(() => this.#release(call)),
+      catchError((error: unknown) => this.#fail(error, call)),
+    );
+  }
+
+  #doCallOnce(msgs: Msg[], call: ActiveCall): Observable<Msg> {
+    return defer(() => this.doCall(msgs, call.context)).pipe(
+      last(null, undefined),
+      map((reply) => {
+        if (reply === undefined) throw new NoReplyError(this.name);
+        return reply;
+      }),
+    );
+  }
+
+  #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {
+    const interrupted = error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
+    if (!interrupted) return throwError(() => error);
+    const context = this.#interrupt ?? { source: 'system' as const };
+    return this.handleInterrupt(context, msgs).pipe(
+      last(null, undefined),
+      map((reply) => {
+        if (reply === undefined) throw new NoReplyError(this.name);
+        return withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
+      }),
+    );
+  }
+
+  #withCallMetadata(reply: Msg, call: ActiveCall): Msg {
+    const extra: JsonObject = {};
+    if (reply.metadata['generateReason'] === undefined) extra['generateReason'] = 'stop';
+    const usage = call.context.usage;
+    if (usage && reply.metadata['usage'] === undefined) extra['usage'] = { ...usage };
+    return Object.keys(extra).length === 0 ? reply : withMetadata(reply, extra);
+  }
+
+  #broadcast(reply: Msg): Observable<never> {
+    const targets = new Set<AgentBase>();
+    for (const agents of this.#subscribers.values()) for (const agent of agents) targets.add(agent);
+    if (targets.size === 0) return EMPTY;
+    return from(targets).pipe(
+      concatMap((agent) => agent.observe(reply)),
+      ignoreElements(),
+    );
+  }
+
+  #fail(error: unknown, call: ActiveCall): Observable<never> {
+    const event: ErrorEvent = { type: 'error', agent: this, error };
+    const hooks = this.#hooks.merged(systemHooks);
+    const sink = call.sink;
+    const errorHooks = from(hooks).pipe(
+      // An error hook that fails never replaces the original error.
+      concatMap((hook) => runHooks([hook], event).pipe(catchError(() => EMPTY))),
+      ignoreElements(),
+    );
+    return concat(
+      errorHooks,
+      defer(() => {
+        sink?.(snapshotOf(event));
+        this.#release(call);
+        return throwError(() => error);
+      }),
+    );
+  }
+
+  #release(call: ActiveCall): void {
+    if (this.#active !== call) return;
+    this.#active = undefined;
+    call.dispose();
+  }
+}
+
+function assertFinalMethodsKept(target: abstract new (...args: never[]) => AgentBase): void {
+  for (let proto = target.prototype; proto && proto !== AgentBase.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const method of FINAL_METHODS) {
+      if (Object.hasOwn(proto, method)) {
+        throw new TypeError(
+          `${target.name} overrides AgentBase.${method}(), which is final: put the agent's logic in doCall() (and doObserve()) instead.`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The closed set of error codes rxagent raises. Callers branch on `code`, never on message
+ * text; a subclass exists only where a caller acts differently.
+ */
+export type AgentErrorCode =
+  | 'AGENT_BUSY'
+  | 'INTERRUPTED'
+  | 'HOOK_FAILED'
+  | 'NO_REPLY'
+  | 'TOOL_FAILED'
+  | 'MODEL_FAILED'
+  | 'SCRIPT_EXHAUSTED'
+  | 'STRUCTURED_OUTPUT_FAILED'
+  | 'STRUCTURED_OUTPUT_UNSUPPORTED'
+  | 'STATE_INVALID'
+  | 'SESSION_CORRUPT'
+  | 'INVALID_ARGUMENT'
+  | 'PIPELINE_FAILED';
+
+/** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
+export abstract class AgentError extends Error {
+  abstract readonly code: AgentErrorCode;
+}
+
+/** `call()` was subscribed while the same agent still had a call in flight. */
+export class AgentBusyError extends AgentError {
+  override readonly name = 'AgentBusyError';
+  readonly code = 'AGENT_BUSY';
+  constructor(readonly agentName: string) {
+    super(
+      `Agent is still running: "${agentName}" already has a call in flight; wait for it to finish or unsubscribe from it first.`,
+    );
+  }
+}
+
+/** Raised at a checkpoint after `interrupt()`; AgentBase turns it into an interrupt reply. */
+export class InterruptedError extends AgentError {
+  override readonly name = 'InterruptedError';
+  readonly code = 'INTERRUPTED';
+  constructor(
+    readonly agentName: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Agent "${agentName}" was interrupted.`, options);
+  }
+}
+
+/** A subclass's `doCall()` completed without emitting a reply. */
+export class NoReplyError extends AgentError {
+  override readonly name = 'NoReplyError';
+  readonly code = 'NO_REPLY';
+  constructor(readonly agentName: string) {
+    super(
+      `Agent "${agentName}": doCall() completed without emitting a reply; every call must produce exactly one Msg.`,
+    );
+  }
+}
+
+/** A chat model request failed; `status` is the HTTP status when there was one. */
+export class ModelError extends AgentError {
+  override readonly name = 'ModelError';
+  readonly code = 'MODEL_FAILED';
+  constructor(
+    message: string,
+    readonly details: { readonly status?: number; readonly retryable?: boolean } = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+  /** The HTTP status of the failed request, when the model answered with one. */
+  get status(): number | undefined {
+    return this.details.status;
+  }
+  /** Whether retrying the same request may succeed (429, 5xx, connection errors). */
+  get retryable(): boolean {
+    return this.details.retryable ?? false;
+  }
+}
+
+/** A `ScriptedChatModel` or test server was asked for more replies than it was given. */
+export class ScriptExhaustedError extends AgentError {
+  override readonly name = 'ScriptExhaustedError';
+  readonly code = 'SCRIPT_EXHAUSTED';
+}
+
+/** A tool could not be registered or looked up (tool *runs* never throw: they return error results). */
+export class ToolError extends AgentError {
+  override readonly name = 'ToolError';
+  readonly code = 'TOOL_FAILED';
+  constructor(
+    message: string,
+    readonly toolName: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A caller passed something rxagent cannot use; the message names it. */
+export class InvalidArgumentError extends AgentError {
+  override readonly name = 'InvalidArgumentError';
+  readonly code = 'INVALID_ARGUMENT';
+}
+
+/** A structured-output call failed after its bounded retries; `lastProblem` says why. */
+export class StructuredOutputError extends AgentError {
+  override readonly name = 'StructuredOutputError';
+  readonly code = 'STRUCTURED_OUTPUT_FAILED';
+  constructor(
+    message: string,
+    readonly details: { readonly lastProblem: string; readonly issues?: readonly unknown[] },
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** `call(..., { structuredOutput })` on an agent class that cannot produce structured output. */
+export class UnsupportedStructuredOutputError extends AgentError {
+  override readonly name = 'UnsupportedStructuredOutputError';
+  readonly code = 'STRUCTURED_OUTPUT_UNSUPPORTED';
+  constructor(readonly agentClass: string) {
+    super(
+      `${agentClass} does not support structured output; use a StructuredOutputAgent (from @rxagent/structured-output) for call(msgs, { structuredOutput }).`,
+    );
+  }
+}
+
+/** A state dict does not have the shape the agent expects; `path` points at the bad part. */
+export class StateError extends AgentError {
+  override readonly name = 'StateError';
+  readonly code = 'STATE_INVALID';
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A session file exists but cannot be read back; `path` names the file. */
+export class SessionCorruptError extends AgentError {
+  override readonly name = 'SessionCorruptError';
+  readonly code = 'SESSION_CORRUPT';
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** One or more agents of a fan-out failed; `failures` lists each by agent name. */
+export class PipelineError extends AggregateError {
+  override readonly name = 'PipelineError';
+  readonly code = 'PIPELINE_FAILED';
+  constructor(readonly failures: ReadonlyArray<{ readonly agentName: string; readonly error: unknown }>) {
+    super(
+      failures.map((f) => f.error),
+      `${failures.length} agent(s) failed: ${failures
+        .map((f) => `${f.agentName}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)
+        .join('; ')}`,
+    );
+  }
+}
+
+/** Whether `error` is an abort (AbortSignal fired) rather than a real failure. */
+export function isAbortError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || error.name === 'APIUserAbortError' || error instanceof InterruptedError)
+  );
+}

@@ -1,0 +1,33 @@
+import type { Observable } from 'rxjs';
+import type { HookEvent } from './hookEvent.js';
+
+/**
+ * What a hook returns: nothing (it may have changed the event in place), a replacement event
+ * of the same type, or either of those later through a Promise or an Observable (its last
+ * value counts). A synchronous hook adds no asynchronous hop.
+ */
+export type HookResult = void | HookEvent | Promise<void | HookEvent> | Observable<void | HookEvent>;
+
+/**
+ * Observes and may change what flows through an agent. Hooks run one at a time in ascending
+ * `priority` (default 100), ties in registration order; each sees the event as the previous
+ * hook left it. A hook that throws or errors fails the call with that error.
+ *
+ * @example
+ * ```ts
+ * const shout: Hook = {
+ *   name: 'shout',
+ *   onEvent(event) {
+ *     if (event.type === 'postCall') event.reply = assistantMsg(textOf(event.reply).toUpperCase());
+ *   },
+ * };
+ * ```
+ */
+export interface Hook {
+  readonly name?: string;
+  readonly priority?: number;
+  onEvent(event: HookEvent): HookResult;
+}
+
+/** The priority a hook gets when it names none. */
+export const DEFAULT_HOOK_PRIORITY = 100;

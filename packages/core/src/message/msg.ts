@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../json.js';
+import type { ContentBlock } from './contentBlock.js';
+
+/** Who produced a message, in the chat-completion sense. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/**
+ * A message: a plain, JSON-serialisable object. `name` is who spoke (an agent's name,
+ * `"user"`, or `"system"` for framework-injected messages), independent of `role`.
+ * Treat Msgs as immutable: hooks that change one return or assign a new object.
+ */
+export interface Msg {
+  readonly id: string;
+  readonly name: string;
+  readonly role: Role;
+  readonly content: readonly ContentBlock[];
+  readonly metadata: JsonObject;
+  readonly timestamp: string;
+}
+
+/** Optional fields of the message factories. */
+export interface MsgOptions {
+  readonly name?: string;
+  readonly metadata?: JsonObject;
+  readonly id?: string;
+}
+
+/** What `createMsg` needs; `id` and `timestamp` are filled in. */
+export interface CreateMsgInit {
+  readonly name: string;
+  readonly role: Role;
+  readonly content: string | readonly ContentBlock[];
+  readonly metadata?: JsonObject;
+  readonly id?: string;
+}
+
+/** Creates a Msg, filling a fresh `id` and an ISO `timestamp`. */
+export function createMsg(init: CreateMsgInit): Msg {
+  return {
+    id: init.id ?? randomUUID(),
+    name: init.name,
+    role: init.role,
+    content: typeof init.content === 'string' ? [{ type: 'text', text: init.content }] : init.content,
+    metadata: init.metadata ?? {},
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** A user message (`name` defaults to `"user"`). */
+export function userMsg(text: string, opts: MsgOptions = {}): Msg {
+  return createMsg({ ...opts, name: opts.name ?? 'user', role: 'user', content: text });
+}
+
+/** An assistant message from text or blocks (`name` defaults to `"assistant"`). */
+export function assistantMsg(textOrBlocks: string | readonly ContentBlock[], opts: MsgOptions = {}): Msg {
+  return createMsg({ ...opts, name: opts.name ?? 'assistant', role: 'assistant', content: textOrBlocks });
+}
+
+/** A system message (`name` defaults to `"system"`). */
+export function systemMsg(text: string, opts: MsgOptions = {}): Msg {
+  return createMsg({ ...opts, name: opts.name ?? 'system', role: 'system', content: text });
+}
+
+/** A copy of `msg` with `metadata` merged over its own (a new object; `msg` is untouched). */
+export function withMetadata(msg: Msg, metadata: JsonObject): Msg {
+  return { ...msg, metadata: { ...msg.metadata, ...metadata } };
+}

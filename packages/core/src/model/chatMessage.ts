@@ -1,0 +1,46 @@
+/**
+ * OpenAI-style chat messages: the wire shape every `ChatModel` takes. These mirror the
+ * Chat Completions request format so an adapter can pass them through unchanged.
+ */
+export type ChatMessage = SystemChatMessage | UserChatMessage | AssistantChatMessage | ToolChatMessage;
+
+/** The system prompt (or a system-role message from memory). */
+export interface SystemChatMessage {
+  role: 'system';
+  content: string;
+  name?: string;
+}
+
+/** One part of a multi-part user message. */
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } };
+
+/** A user turn; framework feedback is a user message with `name: 'system'`. */
+export interface UserChatMessage {
+  role: 'user';
+  content: string | ChatContentPart[];
+  name?: string;
+}
+
+/** A tool call as it appears on an assistant message; `arguments` is always a JSON string. */
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** An assistant turn; `content` is always present (`''` when the turn only calls tools). */
+export interface AssistantChatMessage {
+  role: 'assistant';
+  content: string;
+  name?: string;
+  tool_calls?: ChatToolCall[];
+}
+
+/** The result of one tool call, paired by `tool_call_id`. */
+export interface ToolChatMessage {
+  role: 'tool';
+  content: string;
+  tool_call_id: string;
+}

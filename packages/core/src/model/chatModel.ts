@@ -1,0 +1,69 @@
+import type { Observable } from 'rxjs';
+import type { JsonObject } from '../json.js';
+import type { ChatMessage } from './chatMessage.js';
+
+/** An OpenAI function-tool schema, as sent in a request's `tools`. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonObject; strict?: boolean };
+}
+
+/** Which tool the model must (or must not) call: OpenAI's `tool_choice`, provider-neutral. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
+/** Sampling and provider options for one request (temperature, max tokens, ...). */
+export interface ModelOptions {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  seed?: number;
+  stop?: string[];
+  /** Anything else, passed to the provider as-is. */
+  extra?: JsonObject;
+}
+
+/** Everything a `ChatModel` needs for one completion. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSchema[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  options?: ModelOptions;
+  /** Aborting it cancels the request (unsubscribing does too). */
+  signal?: AbortSignal;
+}
+
+/** Token counts of one request, or summed over a call. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** A fragment of one tool call; fragments with the same `index` concatenate. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+/** One streamed piece of a response; every field is optional and additive. */
+export interface ChatChunk {
+  text?: string;
+  thinking?: string;
+  toolCalls?: ToolCallDelta[];
+  usage?: Usage;
+  finishReason?: string;
+}
+
+/**
+ * A chat model. `stream()` is cold: each subscription sends one request and emits its
+ * chunks in order, then completes; a failed request errors with a `ModelError`.
+ * Unsubscribing, or aborting `request.signal`, cancels the request.
+ */
+export interface ChatModel {
+  /** The model's name, for logs and events. */
+  readonly modelName: string;
+  stream(request: ChatRequest): Observable<ChatChunk>;
+}

@@ -1,0 +1,108 @@
+import type { ChatChunk, ToolCallDelta, Usage } from './chatModel.js';
+
+/** A tool call assembled from its deltas; `arguments` is the raw JSON text the model sent. */
+export interface AssembledToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** A complete model response, assembled from chunks. */
+export interface ChatResponse {
+  readonly text: string;
+  readonly thinking: string;
+  readonly toolCalls: readonly AssembledToolCall[];
+  readonly usage?: Usage;
+  readonly finishReason?: string;
+}
+
+interface ToolCallParts {
+  id: string;
+  name: string;
+  args: string[];
+}
+
+/**
+ * Accumulates streamed chunks into a `ChatResponse` in time linear in the response's
+ * length: deltas are appended to part lists and joined once, in `response()`.
+ */
+export class ChatResponseAccumulator {
+  #text: string[] = [];
+  #thinking: string[] = [];
+  #toolCalls: ToolCallParts[] = [];
+  #usage: Usage | undefined;
+  #finishReason: string | undefined;
+  #textLength = 0;
+
+  /** Adds one chunk. */
+  add(chunk: ChatChunk): void {
+    if (chunk.text) {
+      this.#text.push(chunk.text);
+      this.#textLength += chunk.text.length;
+    }
+    if (chunk.thinking) this.#thinking.push(chunk.thinking);
+    if (chunk.toolCalls) for (const delta of chunk.toolCalls) this.#addToolCall(delta);
+    if (chunk.usage) this.#usage = chunk.usage;
+    if (chunk.finishReason) this.#finishReason = chunk.finishReason;
+  }
+
+  /** Whether any text, thinking or tool call has arrived. */
+  get hasContent(): boolean {
+    return this.#text.length > 0 || this.#thinking.length > 0 || this.#toolCalls.length > 0;
+  }
+
+  /** Characters of text received so far. */
+  get textLength(): number {
+    return this.#textLength;
+  }
+
+  /** The text received so far (joins the parts: call it once, not per chunk). */
+  text(): string {
+    return this.#join(this.#text);
+  }
+
+  /** The response so far. Tool calls that never got an id get a generated one. */
+  response(): ChatResponse {
+    return {
+      text: this.text(),
+      thinking: this.#join(this.#thinking),
+      toolCalls: this.#toolCalls
+        .filter((call) => call !== undefined)
+        .map((call, position) => ({
+          id: call.id || `call_${position}_${Date.now().toString(36)}`,
+          name: call.name,
+          arguments: call.args.join(''),
+        })),
+      ...(this.#usage && { usage: this.#usage }),
+      ...(this.#finishReason !== undefined && { finishReason: this.#finishReason }),
+    };
+  }
+
+  #join(parts: string[]): string {
+    if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
+    return parts[0] ?? '';
+  }
+
+  #addToolCall(delta: ToolCallDelta): void {
+    let call = this.#toolCalls[delta.index];
+    if (!call) {
+      call = { id: '', name: '', args: [] };
+      this.#toolCalls[delta.index] = call;
+    }
+    if (delta.id) call.id = delta.id;
+    // OpenAI sends the name once; some servers repeat it in every delta, others split it.
+    if (delta.name && delta.name !== call.name) call.name += delta.name;
+    if (delta.arguments) call.args.push(delta.arguments);
+  }
+}
+
+/** Adds two usages (either may be missing). */
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}

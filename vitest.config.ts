@@ -1,0 +1,20 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests run on the TypeScript sources: the `@rxagent/source` export condition maps every
+ * workspace package to its `src/`, so no build is needed before testing. Vite 8 reads it
+ * from `ssr.resolve.conditions` for Node tests.
+ */
+export default defineConfig({
+  ssr: { resolve: { conditions: ['@rxagent/source', ...defaultServerConditions] } },
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+    ],
+    environment: 'node',
+    testTimeout: 20_000,
+  },
+});

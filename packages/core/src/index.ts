@@ -94,6 +94,7 @@ export {
   type ChatResponse,
 } from './model/chatResponse.js';
 export { formatMessages, type FormatOptions } from './model/formatMessages.js';
+export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export type { Session } from './state/session.js';

@@ -6,7 +6,8 @@ import type { CallContext, CallOptions } from './callContext.js';
 
 /**
  * The book-keeping of one in-flight call: its abort controller (linked to the caller's
- * `options.signal`), its system prompt, its usage total and its `stream()` sink.
+ * `options.signal`), whether the caller left, its system prompt, its usage total and its
+ * `stream()` sink.
  */
 export class ActiveCall {
   readonly context: CallContext;
@@ -15,6 +16,7 @@ export class ActiveCall {
   readonly #external: AbortSignal | undefined;
   readonly #onExternalAbort = (): void => this.abort(this.#external?.reason);
   #usage: Usage | undefined;
+  #cancelled = false;
 
   constructor(
     readonly options: CallOptions,
@@ -42,9 +44,20 @@ export class ActiveCall {
     };
   }
 
+  /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
   /** Aborts the call's signal (no-op once aborted). */
   abort(reason: unknown): void {
     if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+  }
+
+  /** Marks the call as abandoned by its caller, then aborts its signal with `reason`. */
+  cancel(reason: unknown): void {
+    this.#cancelled = true;
+    this.abort(reason);
   }
 
   /** Detaches from the caller's signal. */

@@ -12,6 +12,7 @@ import {
   last,
   map,
   Observable,
+  takeWhile,
   tap,
   throwError,
 } from 'rxjs';
@@ -182,8 +183,10 @@ export abstract class AgentBase {
   }
 
   /**
-   * Restores a state from `stateDict()`. Validates before it keeps anything: on a
-   * `StateError` the agent is left as it was. Not allowed while a call is in flight.
+   * Restores a state from `stateDict()`; a module whose key the state omits is left as it is.
+   * Throws `AgentBusyError` while a call is in flight, and a `StateError` whose `path` names
+   * the bad part for a wrong version, an unknown key or a part a module rejects: the agent is
+   * then left as it was.
    */
   loadStateDict(state: JsonObject): void {
     if (this.#active) throw new AgentBusyError(this.name);
@@ -194,22 +197,25 @@ export abstract class AgentBase {
         'version',
       );
     }
-    for (const key of Object.keys(state)) {
-      if (key !== 'version' && !this.#state.has(key)) {
+    for (const [key, part] of Object.entries(state)) {
+      if (key === 'version') continue;
+      if (!this.#state.has(key)) {
         throw new StateError(`${this.name}: state has "${key}", which this agent does not register.`, key);
       }
+      if (!isJsonObject(part)) throw new StateError(`${this.name}: state.${key} must be an object.`, key);
     }
     const backup = this.stateDict();
+    let loading = '';
     try {
       for (const [key, module] of this.#state) {
         const part = state[key];
         if (part === undefined) continue;
-        if (!isJsonObject(part)) throw new StateError(`${this.name}: state.${key} must be an object.`, key);
-        module.loadStateDict(part);
+        loading = key;
+        module.loadStateDict(part as JsonObject);
       }
     } catch (error) {
       for (const [key, module] of this.#state) module.loadStateDict(backup[key] as JsonObject);
-      throw error;
+      throw stateErrorAt(this.name, loading, error);
     }
   }
 
@@ -309,12 +315,24 @@ export abstract class AgentBase {
       const call = new ActiveCall(options, this.defaultSystemPrompt(), sink);
       this.#active = call;
       this.#interrupt = undefined;
+      let settled = false;
+      // Subscribed with its own observer (not `subscriber`), so the teardown below runs before
+      // the pipeline's and a cancelled doCall's own teardown already sees the aborted signal.
       const subscription = this.#pipeline(call, msgs)
         .pipe(finalize(() => this.#release(call)))
-        .subscribe(subscriber);
+        .subscribe({
+          next: (reply) => subscriber.next(reply),
+          error: (error: unknown) => {
+            settled = true;
+            subscriber.error(error);
+          },
+          complete: () => {
+            settled = true;
+            subscriber.complete();
+          },
+        });
       return () => {
-        // Abort before tearing the pipeline down, so doCall's own teardown sees the signal.
-        call.abort(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
+        if (!settled) call.cancel(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
         subscription.unsubscribe();
       };
     });
@@ -329,6 +347,8 @@ export abstract class AgentBase {
         return this.#doCallOnce(input, call);
       }),
       catchError((error: unknown) => this.#recoverInterrupt(error, call, input)),
+      // A doCall that reacts to a cancellation by replying must not reach hooks or subscribers.
+      takeWhile(() => !call.cancelled),
       map((reply) => this.#withCallMetadata(reply, call)),
       concatMap((reply) => this.notify<PostCallEvent>({ type: 'postCall', agent: this, reply })),
       concatMap((event) => this.#broadcast(event.reply).pipe(endWith(event.reply))),
@@ -348,6 +368,7 @@ export abstract class AgentBase {
   }
 
   #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {
+    if (call.cancelled) return EMPTY;
     const interrupted = error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
     if (!interrupted) return throwError(() => error);
     const context = this.#interrupt ?? { source: 'system' as const };
@@ -379,6 +400,7 @@ export abstract class AgentBase {
   }
 
   #fail(error: unknown, call: ActiveCall): Observable<never> {
+    if (call.cancelled) return throwError(() => error);
     const event: ErrorEvent = { type: 'error', agent: this, error };
     const hooks = this.#hooks.merged(systemHooks);
     const sink = call.sink;
@@ -407,11 +429,26 @@ export abstract class AgentBase {
 function assertFinalMethodsKept(target: abstract new (...args: never[]) => AgentBase): void {
   for (let proto = target.prototype; proto && proto !== AgentBase.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const method of FINAL_METHODS) {
-      if (Object.hasOwn(proto, method)) {
-        throw new TypeError(
-          `${target.name} overrides AgentBase.${method}(), which is final: put the agent's logic in doCall() (and doObserve()) instead.`,
-        );
-      }
+      if (!Object.hasOwn(proto, method)) continue;
+      const owner: string = proto.constructor.name;
+      const culprit = owner === target.name ? owner : `${target.name} (through ${owner})`;
+      throw new TypeError(
+        `${culprit} overrides AgentBase.${method}(), which is final: put the agent's logic in doCall() (and doObserve()) instead.`,
+      );
     }
   }
+}
+
+/** Re-roots a module's load failure at `key`, so the path names the part of the agent's state. */
+function stateErrorAt(agentName: string, key: string, error: unknown): StateError {
+  if (error instanceof StateError) {
+    const path = error.path === '' ? key : `${key}${error.path.startsWith('[') ? '' : '.'}${error.path}`;
+    return new StateError(`${agentName}: state.${key}: ${error.message}`, path, { cause: error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StateError(
+    `${agentName}: state.${key} could not be loaded (${reason}); load a state saved by stateDict() of the same kind of agent.`,
+    key,
+    { cause: error },
+  );
 }

@@ -24,21 +24,28 @@ export class HookRegistry {
     return this.#version;
   }
 
-  /** Adds `hook`; returns a function that removes it. */
+  /**
+   * Adds `hook` (a hook added twice runs twice); returns a function that removes this
+   * registration only, and is a no-op when called again.
+   */
   add(hook: Hook): () => void {
     if (typeof hook?.onEvent !== 'function') {
       throw new TypeError(`A hook needs an onEvent(event) method; got ${JSON.stringify(hook)}.`);
     }
-    this.#entries.push({ hook, priority: hook.priority ?? DEFAULT_HOOK_PRIORITY, seq: nextSeq++ });
+    if (hook.priority !== undefined && !Number.isFinite(hook.priority)) {
+      throw new TypeError(
+        `Hook "${hook.name ?? 'anonymous'}" has priority ${String(hook.priority)}; use a finite number (default ${DEFAULT_HOOK_PRIORITY}).`,
+      );
+    }
+    const entry: Entry = { hook, priority: hook.priority ?? DEFAULT_HOOK_PRIORITY, seq: nextSeq++ };
+    this.#entries.push(entry);
     this.#version++;
-    return () => this.remove(hook);
+    return () => this.#removeWhere((candidate) => candidate === entry);
   }
 
   /** Removes every registration of `hook` (no-op when absent). */
   remove(hook: Hook): void {
-    const before = this.#entries.length;
-    this.#entries = this.#entries.filter((entry) => entry.hook !== hook);
-    if (this.#entries.length !== before) this.#version++;
+    this.#removeWhere((entry) => entry.hook === hook);
   }
 
   /** Removes every hook. */
@@ -56,5 +63,11 @@ export class HookRegistry {
       .map((entry) => entry.hook);
     this.#cache = { own: this.#version, other: other.#version, hooks };
     return hooks;
+  }
+
+  #removeWhere(matches: (entry: Entry) => boolean): void {
+    const before = this.#entries.length;
+    this.#entries = this.#entries.filter((entry) => !matches(entry));
+    if (this.#entries.length !== before) this.#version++;
   }
 }

@@ -1,4 +1,4 @@
-import { isObservable, last, Observable, of, type Subscription } from 'rxjs';
+import { isObservable, last, Observable, of, Subscription } from 'rxjs';
 import type { Hook } from './hook.js';
 import type { HookEvent } from './hookEvent.js';
 
@@ -13,8 +13,9 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
   return new Observable<E>((subscriber) => {
     let current = event;
     let index = 0;
-    let inner: Subscription | undefined;
-    let closed = false;
+    // Holds every hook subscription: a synchronous Observable resumes the chain before its own
+    // subscribe() returns, so a single "current inner" variable would lose the pending one.
+    const inner = new Subscription();
 
     const accept = (result: unknown): void => {
       if (result !== undefined && result !== null) current = checkedReplacement(current, result, hooks[index - 1]);
@@ -26,8 +27,7 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
         const result = hook.onEvent(current);
         if (result === undefined || result === null) continue;
         if (isObservable(result) || isPromiseLike(result)) {
-          const source = isObservable(result) ? result.pipe(last(null, undefined)) : result;
-          waitFor(source);
+          waitFor(result);
           return;
         }
         accept(result);
@@ -40,19 +40,18 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
       if (!isObservable(source)) {
         source.then(
           (value) => {
-            if (closed) return;
-            resume(value);
+            if (!subscriber.closed) resume(value);
           },
-          (error: unknown) => {
-            if (!closed) subscriber.error(error);
-          },
+          (error: unknown) => subscriber.error(error),
         );
         return;
       }
-      inner = source.subscribe({
-        next: (value) => resume(value),
-        error: (error: unknown) => subscriber.error(error),
-      });
+      inner.add(
+        source.pipe(last(null, undefined)).subscribe({
+          next: (value) => resume(value),
+          error: (error: unknown) => subscriber.error(error),
+        }),
+      );
     };
 
     const resume = (value: unknown): void => {
@@ -69,10 +68,7 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
     } catch (error) {
       subscriber.error(error);
     }
-    return () => {
-      closed = true;
-      inner?.unsubscribe();
-    };
+    return inner;
   });
 }
 

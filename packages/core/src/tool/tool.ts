@@ -1,7 +1,9 @@
 import type { Observable } from 'rxjs';
 import type { AgentBase } from '../agent/agentBase.js';
+import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { ImageBlock, TextBlock } from '../message/contentBlock.js';
+import { ensureValidator, toJsonSchema } from './schema.js';
 
 /** What a tool produces: text, or text and image blocks. */
 export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
@@ -61,4 +63,90 @@ export interface ToolCallRequest {
   readonly name: string;
   readonly input?: unknown;
   readonly rawArguments?: string;
+}
+
+/** OpenAI's rule for function names, which every provider we target accepts. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool the model can call. `parameters` is a zod v4 schema (`import { z } from
+ * 'zod'`), a zod v3 schema (`import { z } from 'zod/v3'`) or a JSON Schema, and must describe
+ * an object; `execute` gets the validated arguments (defaults applied) and returns a string,
+ * content blocks, a Promise or an Observable of them. Throws `InvalidArgumentError` naming the
+ * bad field when the definition is unusable. Returns a frozen Tool.
+ *
+ * @example
+ * ```ts
+ * const weather = tool({
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city.',
+ *   parameters: z.object({ city: z.string(), unit: z.enum(['c', 'f']).default('c') }),
+ *   execute: async ({ city, unit }, { signal }) => fetchWeather(city, unit, signal),
+ * });
+ * ```
+ */
+export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<InferToolArgs<S>> {
+  if (typeof def !== 'object' || def === null) {
+    throw new InvalidArgumentError(
+      'tool(): expected a definition object { name, description, parameters, execute }.',
+    );
+  }
+  const { name, description, parameters, execute, dedupe, timeoutMs } = def;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new InvalidArgumentError(
+      `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
+    );
+  }
+  const where = `tool("${name}")`;
+  if (typeof description !== 'string') {
+    throw new InvalidArgumentError(
+      `${where}: description must be a string telling the model what the tool does.`,
+    );
+  }
+  if (typeof execute !== 'function') {
+    throw new InvalidArgumentError(
+      `${where}: execute must be a function (args, context) => result.`,
+    );
+  }
+  if (dedupe !== undefined && typeof dedupe !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: dedupe must be a boolean when given.`);
+  }
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
+  ) {
+    throw new InvalidArgumentError(
+      `${where}: timeoutMs must be a positive number of milliseconds when given.`,
+    );
+  }
+  assertObjectSchema(where, parameters);
+  return Object.freeze({
+    name,
+    description,
+    parameters,
+    execute,
+    ...(dedupe !== undefined && { dedupe }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  });
+}
+
+function assertObjectSchema(where: string, parameters: unknown): void {
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    throw new InvalidArgumentError(
+      `${where}: parameters must be a zod object schema or a JSON Schema object.`,
+    );
+  }
+  let json: JsonObject;
+  try {
+    json = toJsonSchema(parameters);
+    ensureValidator(parameters);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InvalidArgumentError(`${where}: parameters: ${message}`, { cause: error });
+  }
+  if (json['type'] !== 'object') {
+    throw new InvalidArgumentError(
+      `${where}: parameters must describe an object (z.object({...}) or a JSON Schema with type "object"), because tool arguments are a JSON object.`,
+    );
+  }
 }

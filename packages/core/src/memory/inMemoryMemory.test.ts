@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { StateError } from '../errors.js';
+import type { JsonObject } from '../json.js';
+import { assistantMsg, createMsg, type Msg, userMsg } from '../message/msg.js';
+import { InMemoryMemory } from './inMemoryMemory.js';
+
+function conversation(): Msg[] {
+  return [
+    userMsg('What is the weather?', { metadata: { source: 'cli' } }),
+    assistantMsg([
+      { type: 'thinking', thinking: 'Need the tool.' },
+      { type: 'tool_use', id: 't1', name: 'weather', input: { city: 'Oslo' } },
+    ]),
+    createMsg({
+      name: 'assistant',
+      role: 'tool',
+      content: [
+        {
+          type: 'tool_result',
+          id: 't1',
+          name: 'weather',
+          output: [{ type: 'text', text: 'Sunny' }],
+        },
+        { type: 'tool_result', id: 't2', name: 'map', output: 'err', isError: true },
+      ],
+    }),
+    assistantMsg([
+      { type: 'text', text: 'Sunny.' },
+      { type: 'image', url: 'data:image/png;base64,AA==' },
+    ]),
+  ];
+}
+
+function stateWith(mutate: (messages: JsonObject[]) => void): JsonObject {
+  const state = JSON.parse(
+    JSON.stringify(new InMemoryMemory(conversation()).stateDict()),
+  ) as JsonObject;
+  mutate(state['messages'] as JsonObject[]);
+  return state;
+}
+
+describe('InMemoryMemory', () => {
+  it('adds one message or several, in order', () => {
+    const memory = new InMemoryMemory();
+    const [a, b, c] = conversation();
+    memory.add(a!);
+    memory.add([b!, c!]);
+    expect(memory.messages()).toEqual([a, b, c]);
+    expect(memory.size).toBe(3);
+  });
+
+  it('returns the same frozen view until memory changes', () => {
+    const memory = new InMemoryMemory(conversation());
+    const view = memory.messages();
+    expect(memory.messages()).toBe(view);
+    expect(Object.isFrozen(view)).toBe(true);
+    expect(() => (view as Msg[]).reverse()).toThrow(TypeError);
+    memory.add(userMsg('more'));
+    expect(memory.messages()).not.toBe(view);
+    expect(view).toHaveLength(4);
+    expect(memory.messages()).toHaveLength(5);
+  });
+
+  it('deletes by id and returns how many were removed', () => {
+    const msgs = conversation();
+    const memory = new InMemoryMemory(msgs);
+    expect(memory.delete([msgs[0]!.id, msgs[2]!.id, 'missing'])).toBe(2);
+    expect(memory.messages()).toEqual([msgs[1], msgs[3]]);
+    expect(memory.delete(['missing'])).toBe(0);
+  });
+
+  it('replaces and clears the conversation', () => {
+    const memory = new InMemoryMemory(conversation());
+    const replacement = [userMsg('only')];
+    memory.replace(replacement);
+    replacement.push(userMsg('not stored'));
+    expect(memory.size).toBe(1);
+    memory.clear();
+    expect(memory.messages()).toEqual([]);
+    expect(memory.size).toBe(0);
+  });
+
+  it('saves a state that a fresh memory loads and saves byte-identically', () => {
+    const saved = JSON.stringify(new InMemoryMemory(conversation()).stateDict());
+    const fresh = new InMemoryMemory();
+    fresh.loadStateDict(JSON.parse(saved) as JsonObject);
+    expect(fresh.size).toBe(4);
+    expect(JSON.stringify(fresh.stateDict())).toBe(saved);
+  });
+
+  it('deep-copies state in and out', () => {
+    const memory = new InMemoryMemory(conversation());
+    const state = memory.stateDict();
+    const first = (state['messages'] as JsonObject[])[0]!;
+    (first['metadata'] as JsonObject)['source'] = 'changed';
+    expect(memory.messages()[0]?.metadata).toEqual({ source: 'cli' });
+    const fresh = new InMemoryMemory();
+    fresh.loadStateDict(state);
+    first['name'] = 'changed later';
+    expect(fresh.messages()[0]?.name).toBe('user');
+  });
+
+  it.each<[string, (messages: JsonObject[]) => void]>([
+    ['messages[3].role', (m) => (m[3]!['role'] = 'robot')],
+    ['messages[0].id', (m) => delete m[0]!['id']],
+    ['messages[0].timestamp', (m) => (m[0]!['timestamp'] = 12)],
+    ['messages[1].metadata', (m) => (m[1]!['metadata'] = [])],
+    ['messages[1].content', (m) => (m[1]!['content'] = 'text')],
+    [
+      'messages[1].content[1].input',
+      (m) => ((m[1]!['content'] as JsonObject[])[1]!['input'] = null),
+    ],
+    [
+      'messages[2].content[0].output[0].type',
+      (m) => ((m[2]!['content'] as JsonObject[])[0]!['output'] = [{ type: 'audio' }]),
+    ],
+    [
+      'messages[2].content[1].isError',
+      (m) => ((m[2]!['content'] as JsonObject[])[1]!['isError'] = 'yes'),
+    ],
+    [
+      'messages[3].content[0].type',
+      (m) => ((m[3]!['content'] as JsonObject[])[0]!['type'] = 'video'),
+    ],
+    ['messages[3].content[1].url', (m) => delete (m[3]!['content'] as JsonObject[])[1]!['url']],
+    ['messages[2]', (m) => (m[2] = 'x' as unknown as JsonObject)],
+  ])('rejects a state with a bad %s and keeps its messages', (path, mutate) => {
+    const memory = new InMemoryMemory([userMsg('keep me')]);
+    const state = stateWith(mutate);
+    expect(() => memory.loadStateDict(state)).toThrow(StateError);
+    try {
+      memory.loadStateDict(state);
+    } catch (error) {
+      expect((error as StateError).path).toBe(path);
+      expect((error as StateError).message).toContain(path);
+    }
+    expect(memory.messages().map((msg) => msg.content)).toEqual([
+      [{ type: 'text', text: 'keep me' }],
+    ]);
+  });
+
+  it.each<[JsonObject, string]>([
+    [{ version: 2, messages: [] }, 'version'],
+    [{ version: 1, messages: {} }, 'messages'],
+  ])('rejects state %j at %s', (state, path) => {
+    expect(() => new InMemoryMemory().loadStateDict(state)).toThrow(
+      expect.objectContaining({ path }),
+    );
+  });
+});

@@ -1,0 +1,162 @@
+import { StateError } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import type { Msg } from '../message/msg.js';
+import type { Memory } from './memory.js';
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/**
+ * A `Memory` that keeps the conversation in an array. `messages()` returns a frozen array
+ * that is cached until the next change, so reading memory every turn costs nothing and no
+ * caller can reorder the stored conversation through it. Its state is
+ * `{ version: 1, messages }`, deep-copied in and out.
+ */
+export class InMemoryMemory implements Memory {
+  #msgs: Msg[] = [];
+  #view: readonly Msg[] | undefined;
+
+  /** Creates a memory holding `msgs` (in order). */
+  constructor(msgs: readonly Msg[] = []) {
+    this.#msgs = [...msgs];
+  }
+
+  /** Appends one message or several, in order. */
+  add(msgs: Msg | readonly Msg[]): void {
+    // A loop, not push(...msgs): spreading a very long array overflows the call stack.
+    if (Array.isArray(msgs)) for (const msg of msgs as readonly Msg[]) this.#msgs.push(msg);
+    else this.#msgs.push(msgs as Msg);
+    this.#view = undefined;
+  }
+
+  /** The stored messages, oldest first: a frozen array, the same one until memory changes. */
+  messages(): readonly Msg[] {
+    this.#view ??= Object.freeze([...this.#msgs]);
+    return this.#view;
+  }
+
+  /** Removes the messages with these ids; returns how many were removed. */
+  delete(ids: Iterable<string>): number {
+    const drop = new Set(ids);
+    const before = this.#msgs.length;
+    this.#msgs = this.#msgs.filter((msg) => !drop.has(msg.id));
+    const removed = before - this.#msgs.length;
+    if (removed > 0) this.#view = undefined;
+    return removed;
+  }
+
+  /** Replaces the whole conversation with `msgs` (used by compaction). */
+  replace(msgs: readonly Msg[]): void {
+    this.#msgs = [...msgs];
+    this.#view = undefined;
+  }
+
+  /** Removes every message. */
+  clear(): void {
+    this.#msgs = [];
+    this.#view = undefined;
+  }
+
+  /** How many messages are stored. */
+  get size(): number {
+    return this.#msgs.length;
+  }
+
+  /** `{ version: 1, messages }`, a deep copy: changing it never changes memory. */
+  stateDict(): JsonObject {
+    return { version: 1, messages: structuredClone(this.#msgs) as unknown as JsonObject[] };
+  }
+
+  /**
+   * Restores the conversation from `stateDict()` output. Validates every message first and
+   * throws `StateError` with a path like `messages[3].role`, leaving memory unchanged.
+   */
+  loadStateDict(state: JsonObject): void {
+    if (!isJsonObject(state)) throw new StateError('Memory state must be an object.', '(root)');
+    if (state['version'] !== 1) {
+      throw new StateError(
+        `Memory state version ${JSON.stringify(state['version'])} is not supported (expected 1).`,
+        'version',
+      );
+    }
+    const messages = state['messages'];
+    if (!Array.isArray(messages))
+      throw new StateError('Memory state "messages" must be an array.', 'messages');
+    messages.forEach((msg, index) => {
+      assertMsg(msg, `messages[${index}]`);
+    });
+    this.replace(structuredClone(messages) as unknown as Msg[]);
+  }
+}
+
+function assertMsg(value: unknown, path: string): void {
+  const msg = expectObject(value, path, 'a message object');
+  for (const key of ['id', 'name', 'timestamp'] as const) expectString(msg[key], `${path}.${key}`);
+  if (typeof msg['role'] !== 'string' || !ROLES.has(msg['role'])) {
+    fail(`${path}.role`, `must be one of ${[...ROLES].join(', ')}`);
+  }
+  if (!isJsonObject(msg['metadata'])) fail(`${path}.metadata`, 'must be an object');
+  const content = msg['content'];
+  if (!Array.isArray(content)) fail(`${path}.content`, 'must be an array of content blocks');
+  content.forEach((block, index) => {
+    assertBlock(block, `${path}.content[${index}]`);
+  });
+}
+
+function assertBlock(value: unknown, path: string): void {
+  const block = expectObject(value, path, 'a content block');
+  switch (block['type']) {
+    case 'text':
+      expectString(block['text'], `${path}.text`);
+      return;
+    case 'thinking':
+      expectString(block['thinking'], `${path}.thinking`);
+      return;
+    case 'image':
+      expectString(block['url'], `${path}.url`);
+      return;
+    case 'tool_use':
+      expectString(block['id'], `${path}.id`);
+      expectString(block['name'], `${path}.name`);
+      expectObject(block['input'], `${path}.input`, 'an object');
+      return;
+    case 'tool_result':
+      assertToolResult(block, path);
+      return;
+    default:
+      fail(`${path}.type`, 'must be one of text, thinking, image, tool_use, tool_result');
+  }
+}
+
+function assertToolResult(block: Record<string, unknown>, path: string): void {
+  expectString(block['id'], `${path}.id`);
+  expectString(block['name'], `${path}.name`);
+  const isError = block['isError'];
+  if (isError !== undefined && typeof isError !== 'boolean')
+    fail(`${path}.isError`, 'must be a boolean');
+  const output = block['output'];
+  if (typeof output === 'string') return;
+  if (!Array.isArray(output))
+    fail(`${path}.output`, 'must be a string or an array of text/image blocks');
+  output.forEach((part, index) => {
+    const partPath = `${path}.output[${index}]`;
+    const type = expectObject(part, partPath, 'a text or image block')['type'];
+    if (type !== 'text' && type !== 'image') fail(`${partPath}.type`, 'must be text or image');
+    assertBlock(part, partPath);
+  });
+}
+
+function expectObject(value: unknown, path: string, what: string): Record<string, unknown> {
+  if (!isJsonObject(value)) fail(path, `must be ${what}`);
+  return value;
+}
+
+function expectString(value: unknown, path: string): void {
+  if (typeof value !== 'string') fail(path, 'must be a string');
+}
+
+function fail(path: string, problem: string): never {
+  throw new StateError(
+    `Invalid memory state: ${path} ${problem}; fix or remove that message.`,
+    path,
+  );
+}

@@ -1,0 +1,136 @@
+import type { ContentBlock } from '../message/contentBlock.js';
+import type { Msg } from '../message/msg.js';
+import { toolOutputText } from '../message/readers.js';
+import type {
+  AssistantChatMessage,
+  ChatContentPart,
+  ChatMessage,
+  ChatToolCall,
+  UserChatMessage,
+} from './chatMessage.js';
+
+/** Options of `formatMessages`. */
+export interface FormatOptions {
+  /** Sent first as a system message when non-empty; it is never stored in memory. */
+  readonly systemPrompt?: string;
+  /**
+   * The formatting agent's name. An assistant Msg with another name is a different agent's
+   * speech heard through a hub, so it is sent as a named user message.
+   */
+  readonly selfName?: string;
+}
+
+/**
+ * Maps Msgs to OpenAI chat messages, in time linear in their size.
+ *
+ * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
+ *   always re-serialised, so they are valid JSON); thinking blocks are dropped.
+ * - Each `tool_result` becomes a `role: 'tool'` message, in block order. A result whose call
+ *   is not in the formatted history (another agent's tool, a trimmed window) is dropped,
+ *   since the API rejects a tool message that answers no call.
+ * - User Msgs not named `"user"` carry their name on the wire; framework feedback is a user
+ *   Msg named `"system"` and is sent with `name: 'system'`.
+ * - Another agent's assistant Msg (name differs from `selfName`) is sent as a user message
+ *   with that agent's name and its text only; its tool calls have no results here, and a
+ *   turn with no text is skipped.
+ */
+export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  const callIds = new Set<string>();
+  for (const msg of msgs) {
+    switch (msg.role) {
+      case 'system':
+        out.push({ role: 'system', content: joinText(msg.content) });
+        break;
+      case 'user': {
+        // Results must directly follow the assistant turn that asked for them.
+        const answered = pushToolResults(msg.content, callIds, out);
+        pushUser(msg, msg.name === 'user' ? undefined : msg.name, !answered, out);
+        break;
+      }
+      case 'assistant':
+        if (options.selfName !== undefined && msg.name !== options.selfName) {
+          pushUser(msg, msg.name, false, out);
+        } else {
+          out.push(toAssistant(msg.content, callIds));
+          pushToolResults(msg.content, callIds, out);
+        }
+        break;
+      case 'tool':
+        pushToolResults(msg.content, callIds, out);
+        break;
+    }
+  }
+  return out;
+}
+
+/** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */
+export function sanitizeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 64);
+}
+
+/** Pushes the answerable tool results of `blocks`; whether the blocks held any result. */
+function pushToolResults(
+  blocks: readonly ContentBlock[],
+  callIds: ReadonlySet<string>,
+  out: ChatMessage[],
+): boolean {
+  let found = false;
+  for (const block of blocks) {
+    if (block.type !== 'tool_result') continue;
+    found = true;
+    if (callIds.has(block.id)) {
+      out.push({ role: 'tool', tool_call_id: block.id, content: toolOutputText(block) });
+    }
+  }
+  return found;
+}
+
+/** Pushes `msg` as a user message; an empty one only when `keepEmpty` (a real user turn). */
+function pushUser(
+  msg: Msg,
+  name: string | undefined,
+  keepEmpty: boolean,
+  out: ChatMessage[],
+): void {
+  const content = userContent(msg.content);
+  if (!keepEmpty && content.length === 0) return;
+  const wireName = name === undefined ? '' : sanitizeName(name);
+  const message: UserChatMessage = { role: 'user', content };
+  if (wireName) message.name = wireName;
+  out.push(message);
+}
+
+function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[] {
+  if (!blocks.some((block) => block.type === 'image')) return joinText(blocks);
+  const parts: ChatContentPart[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image')
+      parts.push({ type: 'image_url', image_url: { url: block.url } });
+  }
+  return parts;
+}
+
+function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): AssistantChatMessage {
+  const toolCalls: ChatToolCall[] = [];
+  for (const block of blocks) {
+    if (block.type !== 'tool_use') continue;
+    callIds.add(block.id);
+    toolCalls.push({
+      id: block.id,
+      type: 'function',
+      function: { name: block.name, arguments: JSON.stringify(block.input) },
+    });
+  }
+  const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return message;
+}
+
+function joinText(blocks: readonly ContentBlock[]): string {
+  const texts: string[] = [];
+  for (const block of blocks) if (block.type === 'text') texts.push(block.text);
+  return texts.join('\n');
+}

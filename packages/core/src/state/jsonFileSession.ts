@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InvalidArgumentError, SessionCorruptError } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import { jsonErrorPosition } from './jsonErrorPosition.js';
+import { assertJsonState, assertSessionKey, type Session } from './session.js';
+import { decodeSessionFileName, encodeSessionKey, SESSION_FILE_SUFFIX } from './sessionKey.js';
+
+/** The format version of a session file. */
+const FILE_VERSION = 1;
+const RECOVER = 'Restore it from a backup, or delete it to start fresh.';
+
+/**
+ * A `Session` that keeps one JSON file per key in a directory: the default store of the
+ * examples. The file of a key is named by an encoding that can never leave the directory
+ * (`../x` becomes `%2E%2E%2Fx.json`) and holds `{ "version": 1, "key", "state" }`,
+ * pretty-printed.
+ *
+ * Writes are atomic: the file is written to a temp file in the same directory, flushed to
+ * disk and renamed over the old one, so a crash mid-write leaves the previous state, never a
+ * torn file. Within one instance, saves and deletes of a key apply in call order. A file that
+ * cannot be read back rejects with `SessionCorruptError` naming it, never as an empty state.
+ *
+ * @example
+ * ```ts
+ * const session = new JsonFileSession('./sessions');
+ * await session.save('alice', agent.stateDict());   // ./sessions/%41lice.json
+ * ```
+ */
+export class JsonFileSession implements Session {
+  /** The directory holding the session files; created on the first save. */
+  readonly dir: string;
+  readonly #writes = new Map<string, Promise<void>>();
+
+  constructor(dir: string) {
+    if (typeof dir !== 'string' || dir === '') {
+      throw new InvalidArgumentError(
+        'new JsonFileSession(dir): dir must be a non-empty directory path.',
+      );
+    }
+    this.dir = dir;
+  }
+
+  /** The path of the file that holds `key`'s state (it may not exist yet). */
+  pathFor(key: string): string {
+    assertSessionKey(key, 'JsonFileSession.pathFor()');
+    return this.#fileOf(key, 'JsonFileSession.pathFor()');
+  }
+
+  /** Writes `state` under `key` atomically. Rejects with `InvalidArgumentError` before touching the disk for a bad key or non-JSON state. */
+  async save(key: string, state: JsonObject): Promise<void> {
+    const method = 'JsonFileSession.save()';
+    assertSessionKey(key, method);
+    assertJsonState(state, method);
+    const file = this.#fileOf(key, method);
+    const text = `${JSON.stringify({ version: FILE_VERSION, key, state }, null, 2)}\n`;
+    return this.#inOrder(file, () => this.#write(file, text));
+  }
+
+  /**
+   * The state saved under `key`, or `undefined` when it has no file. Rejects with
+   * `SessionCorruptError` when the file is not valid JSON or not a session file for `key`.
+   */
+  async load(key: string): Promise<JsonObject | undefined> {
+    assertSessionKey(key, 'JsonFileSession.load()');
+    const file = this.#fileOf(key, 'JsonFileSession.load()');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    return parseSessionFile(text, file, key);
+  }
+
+  /** Deletes `key`'s file (no-op when there is none). */
+  async delete(key: string): Promise<void> {
+    assertSessionKey(key, 'JsonFileSession.delete()');
+    const file = this.#fileOf(key, 'JsonFileSession.delete()');
+    return this.#inOrder(file, () => rm(file, { force: true }));
+  }
+
+  /** Every key with a file in `dir`, sorted; temp files and foreign files are skipped. */
+  async list(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return [];
+      throw error;
+    }
+    const keys: string[] = [];
+    for (const name of names) {
+      const key = decodeSessionFileName(name);
+      if (key !== undefined) keys.push(key);
+    }
+    return keys.sort();
+  }
+
+  #fileOf(key: string, method: string): string {
+    return join(this.dir, encodeSessionKey(key, method) + SESSION_FILE_SUFFIX);
+  }
+
+  // Without ordering, two unawaited saves of one key could rename in either order.
+  #inOrder(file: string, task: () => Promise<void>): Promise<void> {
+    const previous = this.#writes.get(file) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(task);
+    this.#writes.set(file, next);
+    const forget = (): void => {
+      if (this.#writes.get(file) === next) this.#writes.delete(file);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  async #write(file: string, text: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    // A dot-name never decodes as a key, so list() skips temp files left by a crash.
+    const temp = join(this.dir, `.${randomUUID()}.tmp`);
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(temp, 'wx');
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await rename(temp, file);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await syncDirectory(this.dir);
+  }
+}
+
+/** Validates a session file's text and returns its state. */
+function parseSessionFile(raw: string, file: string, key: string): JsonObject {
+  // Editors on Windows may add a byte-order mark; it is not part of the JSON.
+  const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const at = jsonErrorPosition(text);
+    const where = at ? ` (line ${at.line}, column ${at.column})` : '';
+    const detail = error instanceof Error ? `: ${error.message}` : '';
+    throw new SessionCorruptError(
+      `Session file ${file} is not valid JSON${where}${detail}. ${RECOVER}`,
+      file,
+      {
+        cause: error,
+      },
+    );
+  }
+  const problem = shapeProblem(data, key);
+  if (problem !== undefined)
+    throw new SessionCorruptError(`Session file ${file} ${problem}. ${RECOVER}`, file);
+  return (data as { state: JsonObject }).state;
+}
+
+function shapeProblem(data: unknown, key: string): string | undefined {
+  if (!isJsonObject(data)) return 'does not hold a JSON object';
+  if (data['version'] !== FILE_VERSION) {
+    return `has version ${JSON.stringify(data['version']) ?? 'undefined'}, but this rxagent reads version ${FILE_VERSION} session files (upgrade rxagent if it was written by a newer one)`;
+  }
+  if (data['key'] !== key) {
+    return `holds key ${JSON.stringify(data['key']) ?? 'undefined'}, not ${JSON.stringify(key)} (was it copied or renamed?)`;
+  }
+  if (!isJsonObject(data['state'])) return 'has no "state" object';
+  return undefined;
+}
+
+// Makes the rename itself durable; not every platform can open a directory (Windows), and
+// the write is already atomic without it, so failing here is not an error.
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // best effort
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}

@@ -1,0 +1,152 @@
+import { from, isObservable, Observable, type ObservableInput, of, Subscription } from 'rxjs';
+import type { ToolResultBlock } from '../message/contentBlock.js';
+import type { Tool, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
+import type { ToolEvent } from './toolkit.js';
+
+/** One run's inputs, after the toolkit found the tool and validated its arguments. */
+export interface ToolRun {
+  readonly tool: Tool<never>;
+  readonly callId: string;
+  readonly args: unknown;
+  readonly context: ToolExecutionContext;
+  readonly timeoutMs: number | undefined;
+}
+
+/**
+ * Runs a tool once. Cold. Emits a `chunk` for every value of an Observable-returning tool
+ * but the last, then exactly one `result`, then completes; never errors: a throw, rejection,
+ * Observable error, bad return value, timeout or abort of `context.signal` becomes an error
+ * result. The tool gets its own signal, aborted on interrupt, timeout and unsubscribe; every
+ * listener and timer is removed when the run ends.
+ */
+export function runTool(run: ToolRun): Observable<ToolEvent> {
+  return new Observable<ToolEvent>((subscriber) => {
+    const { tool, context } = run;
+    const controller = new AbortController();
+    const inner = new Subscription();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+
+    const release = (): void => {
+      context.signal.removeEventListener('abort', onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      inner.unsubscribe();
+    };
+    const settle = (output: ToolOutput, isError: boolean, reason?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      release();
+      if (reason !== undefined) controller.abort(reason);
+      const result: ToolResultBlock = {
+        type: 'tool_result',
+        id: run.callId,
+        name: tool.name,
+        output,
+      };
+      subscriber.next({ type: 'result', result: isError ? { ...result, isError: true } : result });
+      subscriber.complete();
+    };
+    const fail = (message: string): void => settle(`Tool "${tool.name}" ${message}`, true);
+    function onAbort(): void {
+      settle(
+        `[interrupted] Tool "${tool.name}" was interrupted before it finished.`,
+        true,
+        context.signal.reason,
+      );
+    }
+
+    if (context.signal.aborted) {
+      onAbort();
+      return undefined;
+    }
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    if (run.timeoutMs !== undefined) {
+      const ms = run.timeoutMs;
+      timer = setTimeout(() => {
+        const reason = new DOMException(
+          `Tool "${tool.name}" timed out after ${ms} ms.`,
+          'TimeoutError',
+        );
+        settle(
+          `Tool "${tool.name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
+          true,
+          reason,
+        );
+      }, ms);
+    }
+
+    let hasLast = false;
+    let last: ToolOutput = '';
+    const source = invoke(tool, run.args, { ...context, signal: controller.signal });
+    inner.add(
+      source.subscribe({
+        next: (value) => {
+          if (!isToolOutput(value)) {
+            fail(
+              `returned ${describe(value)}; a tool must return a string or an array of text/image blocks.`,
+            );
+            return;
+          }
+          if (hasLast) subscriber.next({ type: 'chunk', output: last });
+          last = value;
+          hasLast = true;
+        },
+        error: (error: unknown) => fail(`failed: ${messageOf(error)}`),
+        complete: () =>
+          hasLast ? settle(last, false) : fail('completed without producing a result.'),
+      }),
+    );
+
+    return () => {
+      if (settled) return;
+      settled = true;
+      release();
+      controller.abort(new DOMException('The tool run was unsubscribed.', 'AbortError'));
+    };
+  });
+}
+
+function invoke(
+  tool: Tool<never>,
+  args: unknown,
+  context: ToolExecutionContext,
+): Observable<unknown> {
+  let value: ToolReturn;
+  try {
+    value = tool.execute(args as never, context);
+  } catch (error) {
+    return new Observable((subscriber) => subscriber.error(error));
+  }
+  if (isObservable(value)) return value;
+  if (isPromiseLike(value)) return from(value as ObservableInput<unknown>);
+  return of(value);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+function isToolOutput(value: unknown): value is ToolOutput {
+  if (typeof value === 'string') return true;
+  if (!Array.isArray(value)) return false;
+  return value.every(
+    (block: unknown) =>
+      typeof block === 'object' &&
+      block !== null &&
+      (((block as { type?: unknown }).type === 'text' &&
+        typeof (block as { text?: unknown }).text === 'string') ||
+        ((block as { type?: unknown }).type === 'image' &&
+          typeof (block as { url?: unknown }).url === 'string')),
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array that is not content blocks' : `a ${typeof value}`;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,429 @@
+import { EMPTY, lastValueFrom, NEVER, Observable, of, Subject, throwError, toArray } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
+import { StateError, ToolError } from '../errors.js';
+import type { JsonObject } from '../json.js';
+import { type ToolCallRequest, type ToolExecutionContext, type ToolReturn, tool } from './tool.js';
+import { type ToolEvent, Toolkit } from './toolkit.js';
+
+const echo = tool({
+  name: 'echo',
+  description: 'Echoes text.',
+  parameters: z.object({ text: z.string(), times: z.number().int().default(1) }),
+  execute: ({ text, times }) => text.repeat(times),
+});
+
+function make(
+  name: string,
+  execute: (args: Record<string, never>, ctx: ToolExecutionContext) => ToolReturn,
+  timeoutMs?: number,
+) {
+  return tool({
+    name,
+    description: `${name} tool`,
+    parameters: z.object({}),
+    execute,
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  });
+}
+
+/** A context whose signal counts its abort listeners, to prove runs remove theirs. */
+function trackedContext(controller = new AbortController()) {
+  const signal = controller.signal;
+  let listeners = 0;
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  vi.spyOn(signal, 'addEventListener').mockImplementation((...args: Parameters<typeof add>) => {
+    listeners++;
+    add(...args);
+  });
+  vi.spyOn(signal, 'removeEventListener').mockImplementation(
+    (...args: Parameters<typeof remove>) => {
+      listeners--;
+      remove(...args);
+    },
+  );
+  const context: ToolExecutionContext = { signal, toolCallId: 'c1' };
+  return { controller, context, listeners: () => listeners };
+}
+
+function call(name: string, input: unknown = {}): ToolCallRequest {
+  return { id: 'c1', name, input };
+}
+
+function run(toolkit: Toolkit, request: ToolCallRequest, context = trackedContext().context) {
+  return lastValueFrom(toolkit.execute(request, context).pipe(toArray()));
+}
+
+async function resultOf(toolkit: Toolkit, request: ToolCallRequest) {
+  const events = await run(toolkit, request);
+  expect(events).toHaveLength(1);
+  const last = events[0] as Extract<ToolEvent, { type: 'result' }>;
+  return last.result;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('Toolkit registry', () => {
+  it('registers tools in order and looks them up by name', () => {
+    const other = make('other', () => '');
+    const toolkit = new Toolkit([echo]).register(other);
+    expect(toolkit.names()).toEqual(['echo', 'other']);
+    expect(toolkit.get('other')).toBe(other);
+    expect(toolkit.has('echo')).toBe(true);
+    expect(toolkit.has('nope')).toBe(false);
+    expect(toolkit.unregister('echo')).toBe(true);
+    expect(toolkit.unregister('echo')).toBe(false);
+    expect(toolkit.names()).toEqual(['other']);
+  });
+
+  it('throws a ToolError naming a duplicate tool', () => {
+    const toolkit = new Toolkit([echo]);
+    expect(() => toolkit.register(echo)).toThrow(ToolError);
+    expect(() => toolkit.register(echo)).toThrow(/"echo" is already registered/);
+  });
+
+  it('throws a ToolError when enabling a tool that does not exist', () => {
+    expect(() => new Toolkit([echo]).setEnabled('ecko', false)).toThrow(
+      /"ecko": no such tool.*echo/,
+    );
+  });
+});
+
+describe('Toolkit.schemas', () => {
+  it('lists OpenAI function schemas with the real properties of zod v4 and v3 tools', () => {
+    const v3 = tool({
+      name: 'v3tool',
+      description: 'Uses zod v3.',
+      parameters: z3.object({ city: z3.string(), days: z3.number().optional() }),
+      execute: () => '',
+    });
+    const [v4Schema, v3Schema] = new Toolkit([echo, v3]).schemas();
+    expect(v4Schema).toEqual({
+      type: 'function',
+      function: {
+        name: 'echo',
+        description: 'Echoes text.',
+        parameters: {
+          type: 'object',
+          properties: {
+            text: { type: 'string' },
+            times: expect.objectContaining({ type: 'integer', default: 1 }),
+          },
+          required: ['text'],
+        },
+      },
+    });
+    expect(v3Schema?.function.parameters).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'number' } },
+      required: ['city'],
+      additionalProperties: false,
+    });
+  });
+
+  it('converts each schema once and hands out the same frozen object', () => {
+    const toolkit = new Toolkit([echo]);
+    const first = toolkit.schemas()[0];
+    expect(new Toolkit([echo]).schemas()[0]).toBe(first);
+    expect(Object.isFrozen(first?.function.parameters)).toBe(true);
+  });
+
+  it('leaves disabled tools out until they are enabled again', () => {
+    const toolkit = new Toolkit([echo, make('other', () => '')]);
+    toolkit.setEnabled('echo', false);
+    expect(toolkit.schemas().map((s) => s.function.name)).toEqual(['other']);
+    toolkit.setEnabled('echo', true);
+    expect(toolkit.schemas().map((s) => s.function.name)).toEqual(['echo', 'other']);
+  });
+});
+
+describe('Toolkit.extend', () => {
+  it('sees the parent tools live, and keeps its own tools to itself', async () => {
+    const parent = new Toolkit([echo]);
+    const a = parent.extend([make('generate_response', () => 'A')]);
+    const b = parent.extend([make('generate_response', () => 'B')]);
+    parent.register(make('late', () => 'late'));
+    expect(a.names()).toEqual(['echo', 'late', 'generate_response']);
+    expect(parent.names()).toEqual(['echo', 'late']);
+    expect((await resultOf(a, call('generate_response'))).output).toBe('A');
+    expect((await resultOf(b, call('generate_response'))).output).toBe('B');
+    expect(await resultOf(parent, call('generate_response'))).toMatchObject({ isError: true });
+    expect(parent.schemas().map((s) => s.function.name)).toEqual(['echo', 'late']);
+  });
+
+  it('throws a ToolError when an extra tool clashes with a parent tool', () => {
+    expect(() => new Toolkit([echo]).extend([echo])).toThrow(ToolError);
+  });
+
+  it('disables a parent tool in the child only', () => {
+    const parent = new Toolkit([echo]);
+    const child = parent.extend([]);
+    child.setEnabled('echo', false);
+    expect(child.schemas()).toEqual([]);
+    expect(parent.isEnabled('echo')).toBe(true);
+    parent.setEnabled('echo', false);
+    child.setEnabled('echo', true);
+    expect(child.isEnabled('echo')).toBe(false);
+  });
+});
+
+describe('Toolkit.execute', () => {
+  it('is cold: the tool runs only on subscription', async () => {
+    const execute = vi.fn(() => 'ran');
+    const toolkit = new Toolkit([make('t', execute)]);
+    const events$ = toolkit.execute(call('t'), trackedContext().context);
+    expect(execute).not.toHaveBeenCalled();
+    await lastValueFrom(events$);
+    expect(execute).toHaveBeenCalledOnce();
+  });
+
+  it('passes validated arguments with defaults applied and returns a string result', async () => {
+    const result = await resultOf(new Toolkit([echo]), {
+      id: 'x9',
+      name: 'echo',
+      rawArguments: '{"text":"ab"}',
+    });
+    expect(result).toEqual({ type: 'tool_result', id: 'x9', name: 'echo', output: 'ab' });
+  });
+
+  it('prefers input over rawArguments and treats empty rawArguments as {}', async () => {
+    const toolkit = new Toolkit([echo, make('noargs', () => 'fine')]);
+    const request = {
+      id: 'c1',
+      name: 'echo',
+      input: { text: 'in' },
+      rawArguments: '{"text":"raw"}',
+    };
+    expect((await resultOf(toolkit, request)).output).toBe('in');
+    expect((await resultOf(toolkit, { id: 'c1', name: 'noargs', rawArguments: '' })).output).toBe(
+      'fine',
+    );
+  });
+
+  it.each<[string, () => ToolReturn, unknown]>([
+    ['an empty string', () => '', ''],
+    ['blocks', () => [{ type: 'text', text: 'hi' }], [{ type: 'text', text: 'hi' }]],
+    ['a Promise', () => Promise.resolve('later'), 'later'],
+    ['a one-value Observable', () => of('once'), 'once'],
+  ])('returns a tool result for %s', async (_, execute, output) => {
+    const result = await resultOf(new Toolkit([make('t', execute)]), call('t'));
+    expect(result).toEqual({ type: 'tool_result', id: 'c1', name: 't', output });
+  });
+
+  it('streams every Observable value but the last as a chunk, then the result', async () => {
+    const events = await run(new Toolkit([make('t', () => of('a', 'ab', 'abc'))]), call('t'));
+    expect(events).toEqual([
+      { type: 'chunk', output: 'a' },
+      { type: 'chunk', output: 'ab' },
+      { type: 'result', result: { type: 'tool_result', id: 'c1', name: 't', output: 'abc' } },
+    ]);
+  });
+
+  it('answers an unknown tool with an error listing the available ones', async () => {
+    const result = await resultOf(new Toolkit([echo, make('other', () => '')]), call('ecko'));
+    expect(result).toMatchObject({ isError: true, name: 'ecko' });
+    expect(result.output).toBe(
+      'Tool "ecko" does not exist or is disabled. Available tools: echo, other.',
+    );
+  });
+
+  it('answers a call to a disabled tool with an error and does not run it', async () => {
+    const execute = vi.fn(() => '');
+    const toolkit = new Toolkit([make('t', execute)]);
+    toolkit.setEnabled('t', false);
+    expect(await resultOf(toolkit, call('t'))).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/disabled/),
+    });
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('answers malformed JSON arguments with the parse error', async () => {
+    const result = await resultOf(new Toolkit([echo]), {
+      id: 'c1',
+      name: 'echo',
+      rawArguments: '{"text": ',
+    });
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/^Tool "echo" got arguments that are not valid JSON \(.+\)/);
+  });
+
+  it('answers JSON that is not an object', async () => {
+    const result = await resultOf(new Toolkit([echo]), {
+      id: 'c1',
+      name: 'echo',
+      rawArguments: '[1,2]',
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/of type array; send a JSON object/),
+    });
+  });
+
+  it('answers invalid arguments naming each bad field', async () => {
+    const result = await resultOf(new Toolkit([echo]), call('echo', { times: 'x' }));
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(
+      /^Tool "echo" got invalid arguments:\ntext: .+\ntimes: .+\nFix these fields/,
+    );
+  });
+
+  it.each<[string, () => ToolReturn]>([
+    [
+      'throws',
+      () => {
+        throw new Error('boom');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('boom'))],
+    ['errors its Observable', () => throwError(() => new Error('boom'))],
+  ])('answers a tool that %s with its message', async (_, execute) => {
+    const result = await resultOf(new Toolkit([make('t', execute)]), call('t'));
+    expect(result).toMatchObject({ isError: true, output: 'Tool "t" failed: boom' });
+  });
+
+  it('answers a tool that returns something other than output', async () => {
+    const result = await resultOf(
+      new Toolkit([make('t', () => 42 as unknown as string)]),
+      call('t'),
+    );
+    expect(result).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/returned a number/),
+    });
+  });
+
+  it('answers a tool whose Observable completes without a value', async () => {
+    const result = await resultOf(new Toolkit([make('t', () => EMPTY)]), call('t'));
+    expect(result).toMatchObject({
+      isError: true,
+      output: 'Tool "t" completed without producing a result.',
+    });
+  });
+
+  it('times out with the toolkit timeout, aborting the tool signal', async () => {
+    vi.useFakeTimers();
+    let toolSignal: AbortSignal | undefined;
+    const toolkit = new Toolkit([make('slow', (_, ctx) => ((toolSignal = ctx.signal), NEVER))], {
+      timeoutMs: 50,
+    });
+    const tracked = trackedContext();
+    const done = run(toolkit, call('slow'), tracked.context);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(toolSignal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const [event] = await done;
+    expect(event).toMatchObject({ type: 'result', result: { isError: true } });
+    expect(event?.type === 'result' && event.result.output).toMatch(
+      /^Tool "slow" timed out after 50 ms/,
+    );
+    expect(toolSignal?.aborted).toBe(true);
+    expect(tracked.listeners()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('lets a tool timeout override the toolkit timeout', async () => {
+    vi.useFakeTimers();
+    const toolkit = new Toolkit([make('slow', () => NEVER, 10)], { timeoutMs: 1000 });
+    const done = run(toolkit, call('slow'));
+    await vi.advanceTimersByTimeAsync(10);
+    expect((await done)[0]).toMatchObject({
+      result: { output: expect.stringMatching(/after 10 ms/) },
+    });
+  });
+
+  it('answers an abort of the call signal with [interrupted], aborting the tool signal', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const started = new Subject<void>();
+    const toolkit = new Toolkit([
+      make('t', (_, ctx) => ((toolSignal = ctx.signal), started.next(), NEVER)),
+    ]);
+    const tracked = trackedContext();
+    started.subscribe(() => tracked.controller.abort());
+    const [event] = await run(toolkit, call('t'), tracked.context);
+    expect(event).toMatchObject({ type: 'result', result: { isError: true, name: 't' } });
+    expect(event?.type === 'result' && event.result.output).toMatch(/^\[interrupted\] Tool "t"/);
+    expect(toolSignal?.aborted).toBe(true);
+    expect(tracked.listeners()).toBe(0);
+  });
+
+  it('does not run a tool when the call signal is already aborted', async () => {
+    const execute = vi.fn(() => 'x');
+    const tracked = trackedContext();
+    tracked.controller.abort();
+    const [event] = await run(new Toolkit([make('t', execute)]), call('t'), tracked.context);
+    expect(event?.type === 'result' && event.result.output).toMatch(/^\[interrupted\]/);
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('aborts the tool signal and runs the tool teardown on unsubscribe, leaving no listener or timer', () => {
+    vi.useFakeTimers();
+    let toolSignal: AbortSignal | undefined;
+    const teardown = vi.fn();
+    const never = (_: unknown, ctx: ToolExecutionContext) => {
+      toolSignal = ctx.signal;
+      return new Observable<string>(() => teardown);
+    };
+    const toolkit = new Toolkit([make('t', never)], { timeoutMs: 1000 });
+    const tracked = trackedContext();
+    const subscription = toolkit.execute(call('t'), tracked.context).subscribe();
+    expect(tracked.listeners()).toBe(1);
+    subscription.unsubscribe();
+    expect(toolSignal?.aborted).toBe(true);
+    expect(teardown).toHaveBeenCalledOnce();
+    expect(tracked.listeners()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each<[string, () => ToolReturn]>([
+    ['succeeds', () => 'ok'],
+    ['fails', () => Promise.reject(new Error('x'))],
+  ])('removes its abort listener and timer when the tool %s', async (_, execute) => {
+    vi.useFakeTimers();
+    const tracked = trackedContext();
+    await run(new Toolkit([make('t', execute)], { timeoutMs: 60_000 }), call('t'), tracked.context);
+    expect(tracked.listeners()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('Toolkit state', () => {
+  it('saves and restores the disabled tools', () => {
+    const toolkit = new Toolkit([echo]);
+    toolkit.setEnabled('echo', false);
+    const state = toolkit.stateDict();
+    expect(state).toEqual({ version: 1, disabled: ['echo'] });
+    const fresh = new Toolkit([echo]);
+    fresh.loadStateDict(JSON.parse(JSON.stringify(state)) as JsonObject);
+    expect(fresh.isEnabled('echo')).toBe(false);
+    expect(JSON.stringify(fresh.stateDict())).toBe(JSON.stringify(state));
+  });
+
+  it('keeps names of tools registered later, which then start disabled', () => {
+    const toolkit = new Toolkit();
+    toolkit.loadStateDict({ version: 1, disabled: ['echo'] });
+    toolkit.register(echo);
+    expect(toolkit.schemas()).toEqual([]);
+  });
+
+  it.each<[JsonObject, string]>([
+    [{ version: 2, disabled: [] }, 'version'],
+    [{ version: 1 }, 'disabled'],
+    [{ version: 1, disabled: ['a', 3] }, 'disabled[1]'],
+  ])('rejects invalid state %j at %s without changing anything', (state, path) => {
+    const toolkit = new Toolkit([echo]);
+    toolkit.setEnabled('echo', false);
+    expect(() => toolkit.loadStateDict(state)).toThrow(StateError);
+    try {
+      toolkit.loadStateDict(state);
+    } catch (error) {
+      expect((error as StateError).path).toBe(path);
+    }
+    expect(toolkit.stateDict()).toEqual({ version: 1, disabled: ['echo'] });
+  });
+});

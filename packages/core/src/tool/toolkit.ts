@@ -1,0 +1,239 @@
+import { defer, type Observable, of } from 'rxjs';
+import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../json.js';
+import type { ToolResultBlock } from '../message/contentBlock.js';
+import type { ToolSchema } from '../model/chatModel.js';
+import type { StateModule } from '../state/stateModule.js';
+import { runTool } from './runTool.js';
+import { toJsonSchema } from './schema.js';
+import type { Tool, ToolCallRequest, ToolExecutionContext, ToolOutput } from './tool.js';
+import { resolveArguments } from './toolArguments.js';
+
+/** What `Toolkit.execute` emits: streamed partial output, then exactly one result. */
+export type ToolEvent =
+  | { readonly type: 'chunk'; readonly output: ToolOutput }
+  | { readonly type: 'result'; readonly result: ToolResultBlock };
+
+/** Options of a `Toolkit`. */
+export interface ToolkitOptions {
+  /** Abort a tool run after this many milliseconds unless the tool sets its own `timeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument type.
+type AnyTool = Tool<any>;
+
+/** Converted schemas per tool: tools are frozen, so one conversion serves every toolkit and turn. */
+const schemaCache = new WeakMap<AnyTool, ToolSchema>();
+
+/**
+ * The tools an agent may call: registers them, lists their OpenAI function schemas, and
+ * runs calls with validated arguments, turning every failure into an error result the model
+ * can read. Its state is which tools are disabled.
+ */
+export class Toolkit implements StateModule {
+  readonly #tools = new Map<string, AnyTool>();
+  readonly #disabled = new Set<string>();
+  readonly #timeoutMs: number | undefined;
+  #parent: Toolkit | undefined;
+
+  constructor(tools: readonly AnyTool[] = [], options: ToolkitOptions = {}) {
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+      throw new InvalidArgumentError(
+        'Toolkit: timeoutMs must be a positive number of milliseconds.',
+      );
+    }
+    this.#timeoutMs = timeoutMs;
+    for (const tool of tools) this.register(tool);
+  }
+
+  /**
+   * Adds a tool and converts its schema once. Throws `ToolError` when the name is taken (here
+   * or in a parent toolkit), `InvalidArgumentError` when it is not a usable tool.
+   */
+  register(tool: AnyTool): this {
+    if (typeof tool?.name !== 'string' || typeof tool.execute !== 'function') {
+      throw new InvalidArgumentError(
+        'Toolkit.register: expected a Tool; build one with tool({ ... }).',
+      );
+    }
+    if (this.#find(tool.name) !== undefined) {
+      throw new ToolError(
+        `A tool named "${tool.name}" is already registered; unregister it first or choose another name.`,
+        tool.name,
+      );
+    }
+    schemaOf(tool);
+    this.#tools.set(tool.name, tool);
+    return this;
+  }
+
+  /** Removes a tool registered on this toolkit; returns whether it was there. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
+  /** The tool with this name (enabled or not), or `undefined`. */
+  get(name: string): AnyTool | undefined {
+    return this.#find(name);
+  }
+
+  /** Whether a tool with this name is registered (enabled or not). */
+  has(name: string): boolean {
+    return this.#find(name) !== undefined;
+  }
+
+  /** Registered tool names in registration order (a parent's tools first). */
+  names(): string[] {
+    const own = [...this.#tools.keys()];
+    const inherited = this.#parent?.names().filter((name) => !this.#tools.has(name)) ?? [];
+    return [...inherited, ...own];
+  }
+
+  /** Whether the model is offered this tool and may call it. */
+  isEnabled(name: string): boolean {
+    if (this.#disabled.has(name)) return false;
+    if (this.#tools.has(name)) return true;
+    return this.#parent?.isEnabled(name) ?? false;
+  }
+
+  /**
+   * Enables or disables a registered tool. A disabled tool is left out of `schemas()`, and a
+   * call to it gets an error result. In an `extend()`ed toolkit this changes only the child,
+   * and a tool disabled in the parent stays disabled.
+   */
+  setEnabled(name: string, enabled: boolean): void {
+    if (!this.has(name)) {
+      throw new ToolError(
+        `Cannot enable or disable "${name}": no such tool. Registered tools: ${list(this.names()) || '(none)'}.`,
+        name,
+      );
+    }
+    if (enabled) this.#disabled.delete(name);
+    else this.#disabled.add(name);
+  }
+
+  /**
+   * OpenAI function schemas of the enabled tools, in registration order. Each schema is
+   * converted once per tool and deep-frozen: copy it before changing it.
+   */
+  schemas(): ToolSchema[] {
+    return this.#enabledNames().map((name) => schemaOf(this.#find(name)!));
+  }
+
+  /**
+   * A child toolkit that sees this toolkit's tools live (later registrations here show up
+   * there) plus `tools`, which exist only in the child, so a per-call tool never leaks to
+   * other agents sharing this toolkit. Throws `ToolError` when a name clashes.
+   */
+  extend(tools: readonly AnyTool[]): Toolkit {
+    const child = new Toolkit(
+      [],
+      this.#timeoutMs === undefined ? {} : { timeoutMs: this.#timeoutMs },
+    );
+    child.#parent = this;
+    for (const tool of tools) child.register(tool);
+    return child;
+  }
+
+  /**
+   * Runs one tool call. Cold: nothing runs until subscription. Emits zero or more `chunk`
+   * events (every value of an Observable-returning tool but the last), then exactly one
+   * `result`, then completes. Never errors: an unknown or disabled tool, arguments that are
+   * not a JSON object or fail validation, a throw, rejection or Observable error, a timeout
+   * and an abort of `context.signal` (output `[interrupted] ...`) each become a result with
+   * `isError: true`. The tool's own signal aborts on interrupt, timeout and unsubscribe.
+   */
+  execute(call: ToolCallRequest, context: ToolExecutionContext): Observable<ToolEvent> {
+    return defer(() => {
+      const tool = this.isEnabled(call.name) ? this.#find(call.name) : undefined;
+      if (tool === undefined) return of(this.#unknownTool(call));
+      const resolved = resolveArguments(tool, call);
+      if (!resolved.ok) return of(errorResult(call, resolved.message));
+      const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
+      return runTool({ tool, callId: call.id, args: resolved.args, context, timeoutMs });
+    });
+  }
+
+  /** `{ version: 1, disabled }`: the names of disabled tools. */
+  stateDict(): JsonObject {
+    return { version: 1, disabled: [...this.#disabled] };
+  }
+
+  /**
+   * Restores which tools are disabled, after validating the whole state (`StateError` naming
+   * the bad path, nothing changed). Names not registered yet are kept, so they apply once a
+   * tool of that name is registered.
+   */
+  loadStateDict(state: JsonObject): void {
+    if (!isJsonObject(state)) throw new StateError('Toolkit state must be an object.', '(root)');
+    if (state['version'] !== 1) {
+      throw new StateError(
+        `Toolkit state version ${JSON.stringify(state['version'])} is not supported (expected 1).`,
+        'version',
+      );
+    }
+    const disabled = state['disabled'];
+    if (!Array.isArray(disabled))
+      throw new StateError('Toolkit state "disabled" must be an array of tool names.', 'disabled');
+    disabled.forEach((name, index) => {
+      if (typeof name !== 'string')
+        throw new StateError('A disabled tool name must be a string.', `disabled[${index}]`);
+    });
+    this.#disabled.clear();
+    for (const name of disabled as string[]) this.#disabled.add(name);
+  }
+
+  #find(name: string): AnyTool | undefined {
+    const own = this.#tools.get(name);
+    if (own !== undefined || this.#parent === undefined) return own;
+    return this.#parent.#find(name);
+  }
+
+  #enabledNames(): string[] {
+    return this.names().filter((name) => this.isEnabled(name));
+  }
+
+  #unknownTool(call: ToolCallRequest): ToolEvent {
+    const available = this.#enabledNames();
+    const choices =
+      available.length > 0 ? `Available tools: ${list(available)}.` : 'No tools are available.';
+    return errorResult(call, `Tool "${call.name}" does not exist or is disabled. ${choices}`);
+  }
+}
+
+function errorResult(call: ToolCallRequest, output: string): ToolEvent {
+  return {
+    type: 'result',
+    result: { type: 'tool_result', id: call.id, name: call.name, output, isError: true },
+  };
+}
+
+function schemaOf(tool: AnyTool): ToolSchema {
+  let schema = schemaCache.get(tool);
+  if (schema === undefined) {
+    schema = deepFreeze({
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: toJsonSchema(tool.parameters),
+      },
+    });
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function list(names: readonly string[]): string {
+  return names.join(', ');
+}

@@ -1,0 +1,104 @@
+import { type ChatModel, ChatResponseAccumulator, type Msg, textOf } from '@rxagent/core';
+import { concat, defer, ignoreElements, type Observable, of, tap } from 'rxjs';
+import type { FinishGuard, FinishGuardInput, FinishVerdict } from './finishGuard.js';
+
+/** Options of `new JudgeGuard(...)`. */
+export interface JudgeGuardOptions {
+  /** The judge; may be a cheaper model than the agent's. */
+  readonly model: ChatModel;
+  /** Rejections per call after which the answer is let through (default 2). */
+  readonly maxRetries?: number;
+  /** Replaces the judge's instructions (keep the PASS / FAIL reply format). */
+  readonly instructions?: string;
+}
+
+const INSTRUCTIONS = `You review a draft answer before it is sent to a user.
+Check that the draft addresses every point of the user's request. Do not judge style.
+Reply with exactly one line:
+PASS
+or
+FAIL: <which points of the request are missing or wrong, as an instruction to the writer>`;
+
+/**
+ * An LLM-as-judge finish guard: one tool-less request checks that the draft final answer
+ * covers every point of the user's latest request. After `maxRetries` rejections in a call
+ * it lets the answer through. A reply it cannot read counts as a pass (fail-open), and the
+ * agent treats a judge error as a pass too.
+ *
+ * @example
+ * ```ts
+ * new ReActAgent({ ..., finishGuard: new JudgeGuard({ model, maxRetries: 2 }) });
+ * ```
+ */
+export class JudgeGuard implements FinishGuard {
+  readonly #model: ChatModel;
+  readonly #maxRetries: number;
+  readonly #instructions: string;
+
+  constructor(options: JudgeGuardOptions) {
+    this.#model = options.model;
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#instructions = options.instructions ?? INSTRUCTIONS;
+  }
+
+  /** Cold; emits one verdict and completes; errors when the judge request fails. */
+  check(input: FinishGuardInput): Observable<FinishVerdict> {
+    return defer(() => {
+      if (input.rejections >= this.#maxRetries) {
+        return of<FinishVerdict>({
+          pass: true,
+          details: { verdict: 'max_retries', maxRetries: this.#maxRetries },
+        });
+      }
+      const request = latestUserRequest(input.messages);
+      if (request === undefined)
+        return of<FinishVerdict>({ pass: true, details: { verdict: 'no_request' } });
+      const accumulator = new ChatResponseAccumulator();
+      const judged = this.#model
+        .stream({
+          messages: [
+            { role: 'system', content: this.#instructions },
+            {
+              role: 'user',
+              content: `User request:\n${request}\n\nDraft answer:\n${textOf(input.draft)}`,
+            },
+          ],
+          signal: input.signal,
+        })
+        .pipe(
+          tap((chunk) => accumulator.add(chunk)),
+          ignoreElements(),
+        );
+      return concat(
+        judged,
+        defer(() => {
+          const response = accumulator.response();
+          input.addUsage(response.usage);
+          return of(parseVerdict(response.text));
+        }),
+      );
+    });
+  }
+}
+
+/** The text of the last message from the user (framework feedback, named `system`, is skipped). */
+function latestUserRequest(messages: readonly Msg[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const msg = messages[index]!;
+    if (msg.role === 'user' && msg.name !== 'system') return textOf(msg);
+  }
+  return undefined;
+}
+
+/** Reads a `PASS` / `FAIL: ...` reply. */
+export function parseVerdict(text: string): FinishVerdict {
+  const reply = text.trim();
+  const fail = /^\**\s*FAIL\b\**\s*[:\-–]?\s*/i.exec(reply);
+  if (fail) {
+    const feedback =
+      reply.slice(fail[0].length).trim() || 'The answer does not cover every point of the request.';
+    return { pass: false, feedback, details: { verdict: 'fail', feedback } };
+  }
+  if (/^\**\s*PASS\b/i.test(reply)) return { pass: true, details: { verdict: 'pass' } };
+  return { pass: true, details: { verdict: 'unreadable', reply: reply.slice(0, 200) } };
+}

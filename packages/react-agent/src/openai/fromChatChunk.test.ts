@@ -1,0 +1,146 @@
+import { ChatResponseAccumulator } from '@rxagent/core';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { fromChatChunk, fromChatCompletion, toUsage } from './fromChatChunk.js';
+
+const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' } as const;
+
+function chunk(delta: object, extra: object = {}): ChatCompletionChunk {
+  return {
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: null, logprobs: null }],
+    ...extra,
+  } as ChatCompletionChunk;
+}
+
+describe('fromChatChunk', () => {
+  it('maps delta.content to text', () => {
+    expect(fromChatChunk(chunk({ content: 'Hel' }))).toEqual({ text: 'Hel' });
+  });
+
+  it('returns undefined for a role-only delta', () => {
+    expect(fromChatChunk(chunk({ role: 'assistant', content: '' }))).toBeUndefined();
+  });
+
+  it('maps reasoning_content and reasoning to thinking', () => {
+    expect(fromChatChunk(chunk({ reasoning_content: 'Let me think' }))).toEqual({
+      thinking: 'Let me think',
+    });
+    expect(fromChatChunk(chunk({ reasoning: 'Hmm', content: null }))).toEqual({ thinking: 'Hmm' });
+  });
+
+  it('maps tool-call deltas by index, keeping only the fields present', () => {
+    const first = chunk({
+      tool_calls: [
+        { index: 0, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '' } },
+      ],
+    });
+    const second = chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] });
+    expect(fromChatChunk(first)).toEqual({
+      toolCalls: [{ index: 0, id: 'call_a', name: 'weather' }],
+    });
+    expect(fromChatChunk(second)).toEqual({ toolCalls: [{ index: 0, arguments: '{"city":' }] });
+  });
+
+  it('maps finish_reason', () => {
+    const done = {
+      ...base,
+      choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls', logprobs: null }],
+    } as ChatCompletionChunk;
+    expect(fromChatChunk(done)).toEqual({ finishReason: 'tool_calls' });
+  });
+
+  it('maps the final usage chunk, which has no choices', () => {
+    const usage = {
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+    } as ChatCompletionChunk;
+    expect(fromChatChunk(usage)).toEqual({
+      usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+    });
+  });
+
+  it('assembles two parallel tool calls streamed interleaved', () => {
+    const chunks = [
+      chunk({ role: 'assistant', content: null }),
+      chunk({
+        tool_calls: [
+          { index: 0, id: 'a', type: 'function', function: { name: 'w', arguments: '' } },
+        ],
+      }),
+      chunk({
+        tool_calls: [
+          { index: 1, id: 'b', type: 'function', function: { name: 't', arguments: '' } },
+        ],
+      }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"c":"Oslo"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }),
+    ];
+    const accumulator = new ChatResponseAccumulator();
+    for (const c of chunks) {
+      const mapped = fromChatChunk(c);
+      if (mapped) accumulator.add(mapped);
+    }
+    expect(accumulator.response().toolCalls).toEqual([
+      { id: 'a', name: 'w', arguments: '{"c":"Oslo"}' },
+      { id: 'b', name: 't', arguments: '{}' },
+    ]);
+  });
+});
+
+describe('fromChatCompletion', () => {
+  it('maps a whole completion to one chunk with text, tool calls, usage and finish reason', () => {
+    const completion = {
+      id: 'chatcmpl-2',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          logprobs: null,
+          message: {
+            role: 'assistant',
+            content: 'Looking.',
+            refusal: null,
+            reasoning_content: 'User wants weather.',
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'weather', arguments: '{"c":1}' },
+              },
+              { id: 'call_2', type: 'function', function: { name: 'time', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    } as ChatCompletion;
+    expect(fromChatCompletion(completion)).toEqual({
+      text: 'Looking.',
+      thinking: 'User wants weather.',
+      toolCalls: [
+        { index: 0, id: 'call_1', name: 'weather', arguments: '{"c":1}' },
+        { index: 1, id: 'call_2', name: 'time', arguments: '{}' },
+      ],
+      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+      finishReason: 'tool_calls',
+    });
+  });
+
+  it('returns an empty chunk for a completion without choices', () => {
+    const empty = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [] };
+    expect(fromChatCompletion(empty as ChatCompletion)).toEqual({});
+  });
+});
+
+describe('toUsage', () => {
+  it('sums the parts when the server omits total_tokens', () => {
+    const partial = { prompt_tokens: 2, completion_tokens: 3 } as Parameters<typeof toUsage>[0];
+    expect(toUsage(partial)).toEqual({ inputTokens: 2, outputTokens: 3, totalTokens: 5 });
+    expect(toUsage(null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,223 @@
+import type { ChatChunk, ChatModel, ChatRequest, JsonObject } from '@rxagent/core';
+import { InvalidArgumentError, ModelError } from '@rxagent/core';
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import { defer, Observable, type Subscriber } from 'rxjs';
+import { abortError } from './abortError.js';
+import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
+import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
+import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
+import { isRetryableModelError, retryAfterOf, toModelError } from './toModelError.js';
+
+/** Options of `OpenAIChatModel`; unset fields fall back to `OPENAI_*` environment variables. */
+export interface OpenAIChatModelOptions {
+  /** The model name; default `OPENAI_MODEL`. Required one way or the other. */
+  model?: string;
+  /** Default `OPENAI_API_KEY`; with only a `baseURL` (a local server) a placeholder is sent. */
+  apiKey?: string;
+  /** An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp); default `OPENAI_BASE_URL`. */
+  baseURL?: string;
+  /** Stream chunks as they are generated (default true). */
+  stream?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  /** Which field carries `maxTokens`; default `max_completion_tokens` for OpenAI and Azure, `max_tokens` elsewhere. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Retries of a transient failure before the first chunk (default 2). */
+  maxRetries?: number;
+  /**
+   * Milliseconds to wait for the response headers and, when streaming, between two chunks;
+   * without streaming, for the whole response (default 60 000).
+   */
+  timeoutMs?: number;
+  /** First backoff between retries, doubled per retry, with jitter (default 500). */
+  retryBaseDelayMs?: number;
+  /** A preconfigured client (create it with `maxRetries: 0`: this model retries itself). */
+  client?: OpenAI;
+  /** A `fetch` implementation for the SDK. */
+  fetch?: typeof fetch;
+  defaultHeaders?: Record<string, string>;
+  /** Body fields sent with every request (provider knobs such as `top_k`). */
+  extraBody?: JsonObject;
+}
+
+/**
+ * A `ChatModel` over the Chat Completions API of OpenAI or any compatible server, using
+ * native function calling. Transient failures (429, 5xx, timeouts, connection errors) are
+ * retried with backoff, but only before the first chunk has been emitted.
+ *
+ * @example
+ * ```ts
+ * const model = new OpenAIChatModel({ model: 'gpt-4o-mini' });
+ * const local = new OpenAIChatModel({ baseURL: 'http://localhost:11434/v1', model: 'qwen3' });
+ * ```
+ */
+export class OpenAIChatModel implements ChatModel {
+  readonly modelName: string;
+  readonly #client: OpenAI;
+  readonly #settings: ChatRequestSettings;
+  readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number;
+
+  /** @throws InvalidArgumentError when no model name (or no API key for OpenAI) is found. */
+  constructor(options: OpenAIChatModelOptions = {}) {
+    const model = options.model || process.env['OPENAI_MODEL'];
+    if (!model) {
+      throw new InvalidArgumentError(
+        'OpenAIChatModel needs a model name: pass { model } or set the OPENAI_MODEL environment variable.',
+      );
+    }
+    this.modelName = model;
+    this.#timeoutMs = positive('timeoutMs', options.timeoutMs ?? 60_000);
+    this.#retry = {
+      maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
+      baseDelayMs: nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? 500),
+    };
+    this.#client = options.client ?? this.#createClient(options);
+    this.#settings = {
+      model,
+      stream: options.stream ?? true,
+      maxTokensField: options.maxTokensField ?? defaultMaxTokensField(this.#baseURLOption(options)),
+      ...(options.temperature !== undefined && { temperature: options.temperature }),
+      ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+      ...(options.extraBody && { extraBody: options.extraBody }),
+    };
+  }
+
+  /**
+   * Sends one Chat Completions request per subscription (cold) and emits its chunks in order
+   * (one chunk holding everything when not streaming), then completes. Errors with a
+   * `ModelError` (status, server message, `retryable`; `cause` is the SDK error) once
+   * retries are spent, or with an `AbortError` when `request.signal` aborts. Unsubscribing,
+   * or aborting `request.signal`, closes the HTTP request at once.
+   */
+  stream(request: ChatRequest): Observable<ChatChunk> {
+    return defer(() => this.#attempt(toChatRequest(request, this.#settings), request.signal)).pipe(
+      retryBeforeFirstValue({
+        ...this.#retry,
+        signal: request.signal,
+        isRetryable: isRetryableModelError,
+        retryAfterMs: retryAfterOf,
+      }),
+    );
+  }
+
+  #attempt(params: Params, outer: AbortSignal | undefined): Observable<ChatChunk> {
+    return new Observable<ChatChunk>((subscriber) => {
+      if (outer?.aborted) {
+        subscriber.error(abortError(outer.reason));
+        return;
+      }
+      const controller = new AbortController();
+      const onOuterAbort = () => controller.abort(outer?.reason);
+      outer?.addEventListener('abort', onOuterAbort, { once: true });
+      let timedOut = false;
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      // The SDK's own timeout stops at the response headers; this one also guards the body.
+      const rearm = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, this.#timeoutMs);
+      };
+      rearm();
+      this.#send(params, controller.signal, subscriber, rearm).then(
+        () => {
+          // The v6 stream iterator ends quietly when aborted: a cut stream is not a complete one.
+          if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
+          else subscriber.complete();
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
+          else subscriber.error(toModelError(error, this.#errorContext()));
+        },
+      );
+      return () => {
+        clearTimeout(watchdog);
+        outer?.removeEventListener('abort', onOuterAbort);
+        controller.abort();
+      };
+    });
+  }
+
+  async #send(
+    params: Params,
+    signal: AbortSignal,
+    subscriber: Subscriber<ChatChunk>,
+    onChunk: () => void,
+  ) {
+    if (params.stream === true) {
+      const stream = await this.#client.chat.completions.create(params, { signal });
+      for await (const chunk of stream) {
+        onChunk();
+        const mapped = fromChatChunk(chunk);
+        if (mapped) subscriber.next(mapped);
+      }
+    } else {
+      const completion = await this.#client.chat.completions.create(params, { signal });
+      subscriber.next(fromChatCompletion(completion));
+    }
+  }
+
+  #abortOutcome(timedOut: boolean, outer: AbortSignal | undefined): Error {
+    if (!timedOut) return abortError(outer?.reason);
+    const { model, baseURL, timeoutMs } = this.#errorContext();
+    return new ModelError(
+      `Model "${model}" at ${baseURL} sent nothing for ${timeoutMs} ms: raise timeoutMs or check that the server is not overloaded.`,
+      { retryable: true },
+    );
+  }
+
+  #errorContext() {
+    return { model: this.modelName, baseURL: this.#client.baseURL, timeoutMs: this.#timeoutMs };
+  }
+
+  #baseURLOption(options: OpenAIChatModelOptions): string | undefined {
+    return options.client
+      ? options.client.baseURL
+      : options.baseURL || process.env['OPENAI_BASE_URL'];
+  }
+
+  #createClient(options: OpenAIChatModelOptions): OpenAI {
+    const baseURL = this.#baseURLOption(options);
+    const apiKey =
+      options.apiKey || process.env['OPENAI_API_KEY'] || (baseURL ? 'not-needed' : undefined);
+    if (!apiKey) {
+      throw new InvalidArgumentError(
+        'OpenAIChatModel needs an API key for api.openai.com: pass { apiKey } or set OPENAI_API_KEY (a local server needs only { baseURL }).',
+      );
+    }
+    return new OpenAI({
+      apiKey,
+      maxRetries: 0,
+      timeout: this.#timeoutMs,
+      logLevel: 'off',
+      ...(baseURL && { baseURL }),
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+    });
+  }
+}
+
+type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
+
+function positive(name: string, value: number): number {
+  if (Number.isFinite(value) && value > 0) return value;
+  throw new InvalidArgumentError(
+    `OpenAIChatModel: ${name} must be a positive number, got ${value}.`,
+  );
+}
+
+function nonNegative(name: string, value: number): number {
+  if (Number.isFinite(value) && value >= 0) return value;
+  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be a number >= 0, got ${value}.`);
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (Number.isInteger(value) && value >= 0) return value;
+  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be an integer >= 0, got ${value}.`);
+}

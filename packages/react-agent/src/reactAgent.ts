@@ -1,0 +1,382 @@
+import {
+  AgentBase,
+  type CallContext,
+  type ChatModel,
+  createMsg,
+  InMemoryMemory,
+  type InterruptContext,
+  InvalidArgumentError,
+  type JsonObject,
+  type Memory,
+  type ModelOptions,
+  type Msg,
+  Toolkit,
+  type ToolUseBlock,
+  toolResults,
+  toolUses,
+  withMetadata,
+} from '@rxagent/core';
+import {
+  catchError,
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  expand,
+  filter,
+  finalize,
+  map,
+  type Observable,
+  of,
+  tap,
+  throwError,
+} from 'rxjs';
+import { actingStep } from './acting/actingStep.js';
+import type { FinishGuard, FinishVerdict } from './judge/finishGuard.js';
+import { pendingToolCalls } from './loop/pendingToolCalls.js';
+import { ReActCallState } from './loop/reactCallState.js';
+import type { StepHost } from './loop/stepHost.js';
+import { summaryStep } from './loop/summaryStep.js';
+import { errorResult, interruptedResult, toolResultMsg } from './loop/toolResultMsg.js';
+import type { ReActAgentOptions } from './reactAgentOptions.js';
+import { type ReasoningSetup, reasoningStep } from './reasoning/reasoningStep.js';
+
+/** Why a ReActAgent call ended (`reply.metadata.generateReason`). */
+export type GenerateReason =
+  | 'stop'
+  | 'tool_calls_stopped'
+  | 'acting_stopped'
+  | 'interrupted'
+  | 'max_iterations'
+  | 'structured_output';
+
+/** One step of the reason → act loop. */
+type Step =
+  | { readonly kind: 'reason' }
+  | {
+      readonly kind: 'act';
+      readonly calls: readonly ToolUseBlock[];
+      readonly invalidArguments: JsonObject;
+    }
+  | { readonly kind: 'summary' }
+  | { readonly kind: 'final'; readonly reply: Msg; readonly reason: GenerateReason };
+
+/** What `onFinalAnswer` decides about a reply without tool calls. */
+export type FinalAnswerDecision =
+  | { readonly accept: true; readonly reply: Msg }
+  | { readonly accept: false; readonly keepDraft: boolean; readonly feedback: readonly Msg[] };
+
+/**
+ * An agent that reasons and acts over native function calling: it asks the model, runs the
+ * tools the model calls (in parallel, results in call order), and asks again, until the model
+ * answers without tool calls, a hook stops it, or `maxIters` is reached.
+ *
+ * The system prompt is prepended to every request and never stored; memory stays a valid
+ * conversation at every exit (every `tool_use` has its `tool_result`).
+ *
+ * @example
+ * ```ts
+ * const agent = new ReActAgent({
+ *   name: 'assistant',
+ *   sysPrompt: 'You are a helpful assistant.',
+ *   model: new OpenAIChatModel({ model: 'gpt-4o-mini' }),
+ *   toolkit: new Toolkit([getWeather]),
+ * });
+ * const reply = await lastValueFrom(agent.call(userMsg('Weather in Paris?')));
+ * ```
+ */
+export class ReActAgent extends AgentBase {
+  readonly memory: Memory;
+  readonly toolkit: Toolkit;
+  readonly model: ChatModel;
+  readonly sysPrompt: string;
+  readonly maxIters: number;
+  readonly #setup: ReasoningSetup;
+  readonly #concurrency: number;
+  readonly #dedupe: boolean;
+  readonly #finishGuard: FinishGuard | undefined;
+  readonly #host: StepHost;
+
+  constructor(options: ReActAgentOptions) {
+    super(options);
+    if (typeof options.model?.stream !== 'function') {
+      throw new InvalidArgumentError(
+        `ReActAgent "${options.name}": options.model must be a ChatModel.`,
+      );
+    }
+    const maxIters = options.maxIters ?? 10;
+    if (!Number.isInteger(maxIters) || maxIters < 1) {
+      throw new InvalidArgumentError(
+        `ReActAgent "${options.name}": maxIters must be a positive integer, got ${maxIters}.`,
+      );
+    }
+    this.memory = options.memory ?? new InMemoryMemory();
+    this.toolkit = options.toolkit ?? new Toolkit();
+    this.model = options.model;
+    this.sysPrompt = options.sysPrompt ?? '';
+    this.maxIters = maxIters;
+    const parallel = options.parallelToolCalls;
+    this.#setup = {
+      model: options.model,
+      modelOptions: options.modelOptions ?? ({} satisfies ModelOptions),
+      parallelToolCalls: parallel,
+    };
+    this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
+    this.#dedupe = options.dedupeToolCalls ?? true;
+    this.#finishGuard = options.finishGuard;
+    this.#host = {
+      agent: this,
+      name: this.name,
+      memory: this.memory,
+      notify: (event) => this.notify(event),
+      hasEventListeners: () => this.hasEventListeners,
+    };
+    this.registerState('memory', this.memory);
+    this.registerState('toolkit', this.toolkit);
+  }
+
+  protected override defaultSystemPrompt(): string {
+    return this.sysPrompt;
+  }
+
+  protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
+    return defer(() => {
+      const first = this.#admit(msgs);
+      const state = this.createCallState(context);
+      let outcome: 'complete' | 'error' | undefined;
+      return of(first).pipe(
+        expand((step) => this.#next(step, state)),
+        filter((step): step is Extract<Step, { kind: 'final' }> => step.kind === 'final'),
+        map((step) => this.#finalReply(step, state)),
+        tap({
+          complete: () => {
+            outcome = 'complete';
+          },
+          error: () => {
+            outcome = 'error';
+            this.#sealPendingToolCalls();
+          },
+        }),
+        finalize(() => {
+          if (outcome === undefined) this.#sealPendingToolCalls();
+          this.onCallEnd(state, outcome ?? 'cancelled');
+        }),
+      );
+    });
+  }
+
+  protected override doObserve(msg: Msg): Observable<void> {
+    return defer(() => {
+      this.memory.add(msg);
+      return EMPTY;
+    });
+  }
+
+  protected override handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg> {
+    return super.handleInterrupt(context, msgs).pipe(
+      map((reply) => {
+        this.#sealPendingToolCalls();
+        const stored = { ...reply, name: this.name };
+        this.memory.add(stored);
+        return stored;
+      }),
+    );
+  }
+
+  /** The state of a new call; subclasses may choose a per-call toolkit here. */
+  protected createCallState(context: CallContext): ReActCallState {
+    return new ReActCallState(context, this.toolkit);
+  }
+
+  /**
+   * Decides about a reply without tool calls. Default: accept it, unless the finish guard
+   * rejects it (then the draft is dropped and the guard's feedback is stored).
+   */
+  protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
+    const guard = this.#finishGuard;
+    if (!guard) return of({ accept: true, reply });
+    return defer(() =>
+      guard.check({
+        agent: this,
+        draft: reply,
+        messages: this.memory.messages(),
+        rejections: state.guardRejections,
+        signal: state.context.signal,
+        addUsage: (usage) => state.context.addUsage(usage),
+      }),
+    ).pipe(
+      catchError((error: unknown) => this.#failOpen(error, state)),
+      map((verdict) => this.#applyVerdict(verdict, reply, state)),
+    );
+  }
+
+  /** Called after each tool batch with its stored results; a returned Msg ends the call. */
+  protected onActingComplete(_results: readonly Msg[], _state: ReActCallState): Msg | undefined {
+    return undefined;
+  }
+
+  /** Called once when a call ends, however it ends. */
+  protected onCallEnd(_state: ReActCallState, _outcome: 'complete' | 'error' | 'cancelled'): void {}
+
+  /** The first step of a call, after recording `msgs` (see DESIGN.md "Human in the loop"). */
+  #admit(msgs: Msg[]): Step {
+    const pending = pendingToolCalls(this.memory.messages());
+    const supplied = msgs.filter((msg) => msg.role === 'tool');
+    const others = msgs.filter((msg) => msg.role !== 'tool');
+    const pendingIds = new Set(pending.calls.map((call) => call.id));
+    const unknown = supplied.flatMap(toolResults).filter((result) => !pendingIds.has(result.id));
+    if (unknown.length > 0) {
+      throw new InvalidArgumentError(
+        `${this.name}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...pendingIds].join(', ') || 'none'}.`,
+      );
+    }
+    this.memory.add(supplied);
+    const answered = new Set(supplied.flatMap(toolResults).map((result) => result.id));
+    const missing = pending.calls.filter((call) => !answered.has(call.id));
+    if (missing.length > 0 && others.length === 0) {
+      return { kind: 'act', calls: missing, invalidArguments: pending.invalidArguments };
+    }
+    for (const call of missing) {
+      this.memory.add(
+        toolResultMsg(
+          this.name,
+          errorResult(
+            call,
+            `[cancelled] Tool "${call.name}" was not run: a new message arrived first.`,
+          ),
+        ),
+      );
+    }
+    this.memory.add(others);
+    return { kind: 'reason' };
+  }
+
+  #next(step: Step, state: ReActCallState): Observable<Step> {
+    switch (step.kind) {
+      case 'reason':
+        return concat(
+          this.checkInterrupted(),
+          defer(() => this.#reason(state)),
+        );
+      case 'act':
+        return concat(
+          this.checkInterrupted(),
+          defer(() => this.#act(step.calls, step.invalidArguments, state)),
+        );
+      case 'summary':
+        return summaryStep(this.#host, state, this.#setup, this.maxIters).pipe(
+          map((reply) => {
+            this.memory.add(reply);
+            return { kind: 'final', reply, reason: 'max_iterations' } as const;
+          }),
+        );
+      case 'final':
+        return EMPTY;
+    }
+  }
+
+  #reason(state: ReActCallState): Observable<Step> {
+    if (state.iterations >= this.maxIters) return of({ kind: 'summary' });
+    state.iterations++;
+    return reasoningStep(this.#host, state, this.#setup).pipe(
+      concatMap(({ reply, stopRequested }): Observable<Step> => {
+        const calls = toolUses(reply);
+        if (calls.length === 0) {
+          if (stopRequested) return of(this.#store(reply, 'stop'));
+          return this.onFinalAnswer(reply, state).pipe(
+            map((decision) => this.#decide(decision, reply)),
+          );
+        }
+        this.memory.add(reply);
+        if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
+        if (state.iterations >= this.maxIters) {
+          for (const call of calls) {
+            const text = `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`;
+            this.memory.add(toolResultMsg(this.name, errorResult(call, text)));
+          }
+          return of({ kind: 'summary' });
+        }
+        const invalid = reply.metadata['invalidToolArguments'];
+        return of({
+          kind: 'act',
+          calls,
+          invalidArguments: (invalid as JsonObject | undefined) ?? {},
+        });
+      }),
+    );
+  }
+
+  #act(
+    calls: readonly ToolUseBlock[],
+    invalidArguments: JsonObject,
+    state: ReActCallState,
+  ): Observable<Step> {
+    state.stopAfterBatch = false;
+    return actingStep(this.#host, state, calls, {
+      concurrency: this.#concurrency,
+      dedupe: this.#dedupe,
+      invalidArguments,
+    }).pipe(
+      map((results): Step => {
+        const finished = this.onActingComplete(results, state);
+        if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
+        const last = results[results.length - 1];
+        if (state.stopAfterBatch && last)
+          return { kind: 'final', reply: last, reason: 'acting_stopped' };
+        return { kind: 'reason' };
+      }),
+    );
+  }
+
+  #decide(decision: FinalAnswerDecision, draft: Msg): Step {
+    if (decision.accept) return this.#store(decision.reply, 'stop');
+    if (decision.keepDraft) this.memory.add(draft);
+    this.memory.add(decision.feedback);
+    return { kind: 'reason' };
+  }
+
+  #store(reply: Msg, reason: GenerateReason): Step {
+    this.memory.add(reply);
+    return { kind: 'final', reply, reason };
+  }
+
+  #finalReply(step: Extract<Step, { kind: 'final' }>, state: ReActCallState): Msg {
+    const extra: JsonObject = { generateReason: step.reason };
+    if (state.guardDetails) extra['finishGuard'] = state.guardDetails;
+    return withMetadata(step.reply, extra);
+  }
+
+  #failOpen(error: unknown, state: ReActCallState): Observable<FinishVerdict> {
+    if (state.context.signal.aborted) return throwError(() => error);
+    const message = error instanceof Error ? error.message : String(error);
+    return of({ pass: true, details: { verdict: 'guard_error', error: message } });
+  }
+
+  #applyVerdict(verdict: FinishVerdict, reply: Msg, state: ReActCallState): FinalAnswerDecision {
+    state.guardDetails = {
+      ...verdict.details,
+      pass: verdict.pass,
+      rejections: state.guardRejections,
+    };
+    if (verdict.pass) return { accept: true, reply };
+    state.guardRejections++;
+    return { accept: false, keepDraft: false, feedback: [judgeFeedbackMsg(verdict.feedback)] };
+  }
+
+  /** Gives every open tool call an `[interrupted]` result, so memory stays a valid conversation. */
+  #sealPendingToolCalls(): void {
+    for (const call of pendingToolCalls(this.memory.messages()).calls) {
+      this.memory.add(toolResultMsg(this.name, interruptedResult(call)));
+    }
+  }
+}
+
+/** Framework feedback: a user-role message named `system`, flagged in metadata. */
+function judgeFeedbackMsg(feedback: string): Msg {
+  return createMsg({
+    name: 'system',
+    role: 'user',
+    content: `[Judge feedback] ${feedback}`,
+    metadata: { systemFeedback: true, feedback: 'judge' },
+  });
+}

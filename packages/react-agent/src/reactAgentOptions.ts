@@ -1,0 +1,25 @@
+import type { AgentBaseOptions, ChatModel, Memory, ModelOptions, Toolkit } from '@rxagent/core';
+import type { FinishGuard } from './judge/finishGuard.js';
+
+/** Options of `new ReActAgent(...)`. */
+export interface ReActAgentOptions extends AgentBaseOptions {
+  /** Prepended to every model request; never stored in memory. */
+  readonly sysPrompt: string;
+  readonly model: ChatModel;
+  /** Tools the model may call (default: an empty toolkit). Its state is part of the agent's. */
+  readonly toolkit?: Toolkit;
+  /** The conversation store (default: a new InMemoryMemory). */
+  readonly memory?: Memory;
+  /** Reasoning steps per call before the tool-less summary (default 10). */
+  readonly maxIters?: number;
+  /** Run the tool calls of one reply concurrently (default true; also sent as `parallel_tool_calls`). */
+  readonly parallelToolCalls?: boolean;
+  /** At most this many tools run at once when parallel (default 8). */
+  readonly toolConcurrency?: number;
+  /** Answer identical repeated tool calls of one call without running them (default true). */
+  readonly dedupeToolCalls?: boolean;
+  /** Sampling options sent with every request (hooks may change them per request). */
+  readonly modelOptions?: ModelOptions;
+  /** Checks each final answer before it is accepted (e.g. a `JudgeGuard`). */
+  readonly finishGuard?: FinishGuard;
+}

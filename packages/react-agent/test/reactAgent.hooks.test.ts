@@ -1,0 +1,207 @@
+import {
+  assistantMsg,
+  type JsonObject,
+  textOf,
+  Toolkit,
+  tool,
+  toolResults,
+  userMsg,
+} from '@rxagent/core';
+import { ReActAgent } from '@rxagent/react-agent';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
+
+describe('ReActAgent hook mutation points', () => {
+  it('applies preReasoning changes to that request only', async () => {
+    const { server, agent } = await harness(['first', 'second'], { toolkit: new Toolkit([weatherTool()]) });
+    let once = true;
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type !== 'preReasoning' || !once) return;
+        once = false;
+        event.messages = [...event.messages, userMsg('Answer in French.', { name: 'system' })];
+        event.systemPrompt = 'Per-request prompt.';
+        event.toolChoice = 'none';
+        event.options = { ...event.options, temperature: 0.1 };
+      },
+    });
+
+    await run(agent, userMsg('hi'));
+    await run(agent, userMsg('again'));
+
+    const first = server.requests[0]!.body;
+    expect(first['messages']).toEqual([
+      { role: 'system', content: 'Per-request prompt.' },
+      { role: 'user', content: 'hi' },
+      { role: 'user', name: 'system', content: 'Answer in French.' },
+    ]);
+    expect(first['tool_choice']).toBe('none');
+    expect(first['temperature']).toBe(0.1);
+    const second = server.requests[1]!.body;
+    expect((second['messages'] as JsonObject[])[0]).toEqual({ role: 'system', content: 'You are a test assistant.' });
+    expect(second['tool_choice']).toBeUndefined();
+    expect(second['temperature']).toBeUndefined();
+    expect(transcript(agent.memory.messages())).toEqual(['user:hi', 'assistant:first', 'user:again', 'assistant:second']);
+  });
+
+  it('stores the reply as postReasoning hooks left it', async () => {
+    const { agent } = await harness(['raw answer']);
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type !== 'postReasoning') return undefined;
+        return { ...event, reply: assistantMsg('edited answer', { name: 'assistant' }) };
+      },
+    });
+
+    const reply = await run(agent, userMsg('hi'));
+
+    expect(textOf(reply)).toBe('edited answer');
+    expect(textOf(agent.memory.messages()[1]!)).toBe('edited answer');
+  });
+
+  it('lets preActing change the input (not the id) and postActing change the result', async () => {
+    const calls: JsonObject[] = [];
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ id: 'keep_me', name: 'get_weather', arguments: { city: 'Lyon' } }] }, 'done'],
+      { toolkit: new Toolkit([weatherTool(calls)]) },
+    );
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'preActing') event.toolCall = { ...event.toolCall, id: 'hijacked', input: { city: 'Paris' } };
+        if (event.type === 'postActing') event.result = { ...event.result, output: `${String(event.result.output)} (checked)` };
+      },
+    });
+
+    await run(agent, userMsg('weather'));
+
+    expect(calls).toEqual([{ city: 'Paris' }]);
+    const results = agent.memory.messages().flatMap(toolResults);
+    expect(results).toEqual([
+      { type: 'tool_result', id: 'keep_me', name: 'get_weather', output: 'Sunny, 21°C (checked)' },
+    ]);
+    expect(wireMessages(server, 1)[3]).toMatchObject({ tool_call_id: 'keep_me' });
+  });
+
+  it('fails the call when a hook throws, leaving memory a valid conversation', async () => {
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ id: 'a', name: 'get_weather', arguments: { city: 'Paris' } }] }, 'recovered'],
+      { toolkit: new Toolkit([weatherTool()]) },
+    );
+    const remove = agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'preActing') throw new Error('hook broke');
+      },
+    });
+
+    await expect(run(agent, userMsg('go'))).rejects.toThrow('hook broke');
+    remove();
+    await run(agent, userMsg('try again'));
+
+    expect(server.requests).toHaveLength(2);
+    expect(wireMessages(server, 1).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+  });
+});
+
+describe('ReActAgent maxIters', () => {
+  it('gives the last tool calls error results and ends with a tool-less summary', async () => {
+    const loop = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] };
+    const events: string[] = [];
+    const { server, agent } = await harness(
+      [loop, { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] }, 'Summary: Paris is sunny.'],
+      { maxIters: 2, toolkit: new Toolkit([weatherTool()]) },
+    );
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'preSummary' || event.type === 'postSummary') events.push(event.type);
+      },
+    });
+
+    const reply = await run(agent, userMsg('forever'));
+
+    expect(reply.metadata['generateReason']).toBe('max_iterations');
+    expect(textOf(reply)).toBe('Summary: Paris is sunny.');
+    expect(events).toEqual(['preSummary', 'postSummary']);
+    expect(server.requests).toHaveLength(3);
+    const summary = server.requests[2]!.body;
+    expect(summary['tools']).toBeUndefined();
+    expect(summary['tool_choice']).toBeUndefined();
+    const results = agent.memory.messages().flatMap(toolResults);
+    expect(results[1]).toMatchObject({ isError: true, output: expect.stringMatching(/not executed.*limit of 2/) });
+    expect(agent.memory.messages().some((m) => textOf(m).includes('reasoning steps allowed'))).toBe(false);
+  });
+});
+
+describe('ReActAgent duplicate tool calls', () => {
+  const twice = (args: JsonObject) => [
+    { toolCalls: [{ name: 'get_weather', arguments: args }] },
+    { toolCalls: [{ name: 'get_weather', arguments: args }] },
+    'done',
+  ];
+
+  it('answers an identical repeated call without running it again', async () => {
+    const calls: JsonObject[] = [];
+    const { agent } = await harness(twice({ city: 'Paris' }), { toolkit: new Toolkit([weatherTool(calls)]) });
+
+    await run(agent, userMsg('go'));
+
+    expect(calls).toHaveLength(1);
+    const second = agent.memory.messages().flatMap(toolResults)[1];
+    expect(String(second?.output)).toMatch(/\[duplicate\].*Sunny, 21°C/s);
+  });
+
+  it('runs every call again when the agent turns dedupe off', async () => {
+    const calls: JsonObject[] = [];
+    const { agent } = await harness(twice({ city: 'Paris' }), {
+      toolkit: new Toolkit([weatherTool(calls)]),
+      dedupeToolCalls: false,
+    });
+
+    await run(agent, userMsg('go'));
+
+    expect(calls).toHaveLength(2);
+  });
+
+  it('runs every call again for a tool with dedupe: false', async () => {
+    let n = 0;
+    const clock = tool({
+      name: 'now',
+      description: 'A counter.',
+      parameters: z.object({}),
+      dedupe: false,
+      execute: () => String(++n),
+    });
+    const { agent } = await harness(
+      [{ toolCalls: [{ name: 'now', arguments: {} }] }, { toolCalls: [{ name: 'now', arguments: {} }] }, 'done'],
+      { toolkit: new Toolkit([clock]) },
+    );
+
+    await run(agent, userMsg('go'));
+
+    expect(agent.memory.messages().flatMap(toolResults).map((r) => r.output)).toEqual(['1', '2']);
+  });
+});
+
+describe('ReActAgent state', () => {
+  it('round-trips its state byte-identically and the restored agent continues validly', async () => {
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, 'Sunny.', 'Still sunny.'],
+      { toolkit: new Toolkit([weatherTool()]) },
+    );
+    await run(agent, userMsg('weather?'));
+    const saved = JSON.stringify(agent.stateDict());
+
+    const fresh = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'You are a test assistant.',
+      model: agent.model,
+      toolkit: new Toolkit([weatherTool()]),
+    });
+    fresh.loadStateDict(JSON.parse(saved));
+
+    expect(JSON.stringify(fresh.stateDict())).toBe(saved);
+    expect(fresh.stateDict()['version']).toBe(1);
+    await run(fresh, userMsg('and now?'));
+    expect(wireMessages(server, 2).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+});

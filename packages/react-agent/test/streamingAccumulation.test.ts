@@ -1,0 +1,46 @@
+import { userMsg } from '@rxagent/core';
+import { ScriptedChatModel } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
+import { lastValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+
+/** Milliseconds to run one call whose reply is `chunks` chunks of 100 characters, with a chunk hook. */
+async function timeReply(chunks: number): Promise<number> {
+  const text = 'x'.repeat(100 * chunks);
+  const agent = new ReActAgent({
+    name: 'streamer',
+    sysPrompt: '',
+    model: new ScriptedChatModel([{ text, chunkSize: 100 }]),
+  });
+  let seen = 0;
+  agent.addHook({
+    onEvent: (event) => {
+      if (event.type === 'reasoningChunk') seen += event.accumulated.content.length;
+    },
+  });
+  const t0 = performance.now();
+  const reply = await lastValueFrom(agent.call(userMsg('stream')));
+  const elapsed = performance.now() - t0;
+  expect(reply.content[0]).toEqual({ type: 'text', text });
+  expect(seen).toBeGreaterThanOrEqual(chunks);
+  return elapsed;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+describe('ReActAgent streaming accumulation', () => {
+  it('accumulates a 1 MB reply in 10,000 chunks in time linear in its length', async () => {
+    await timeReply(2_000); // warm up the JIT
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      one.push(await timeReply(10_000));
+      two.push(await timeReply(20_000));
+    }
+    // Linear work doubles; quadratic work would quadruple. 3 leaves room for GC noise.
+    expect(median(two) / median(one)).toBeLessThan(3);
+  });
+});

@@ -16,5 +16,8 @@ export default defineConfig({
     ],
     environment: 'node',
     testTimeout: 20_000,
+    // In CI a JSON report is written too, so .ci/run can print the plain "N passed, N failed" line.
+    reporters: process.env['CI'] ? ['default', 'json'] : ['default'],
+    outputFile: { json: '.ci/test-results.json' },
   },
 });

@@ -156,20 +156,21 @@ export class SessionCorruptError extends AgentError {
 export class PipelineError extends AggregateError {
   override readonly name = 'PipelineError';
   readonly code = 'PIPELINE_FAILED';
-  constructor(readonly failures: ReadonlyArray<{ readonly agentName: string; readonly error: unknown }>) {
+  constructor(
+    readonly failures: ReadonlyArray<{ readonly agentName: string; readonly error: unknown }>,
+  ) {
     super(
       failures.map((f) => f.error),
       `${failures.length} agent(s) failed: ${failures
-        .map((f) => `${f.agentName}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)
+        .map(
+          (f) => `${f.agentName}: ${f.error instanceof Error ? f.error.message : String(f.error)}`,
+        )
         .join('; ')}`,
     );
   }
 }
 
-/** Whether `error` is an abort (AbortSignal fired) rather than a real failure. */
+/** Whether `error` is an abort (an AbortSignal fired or an interrupt), not a real failure. */
 export function isAbortError(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'AbortError' || error.name === 'APIUserAbortError' || error instanceof InterruptedError)
-  );
+  return error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError);
 }

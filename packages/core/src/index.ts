@@ -41,9 +41,7 @@ export type {
   ReasoningChunkEvent,
   Stoppable,
 } from './hooks/hookEvent.js';
-export { fanoutPipeline, type FanoutOptions } from './pipeline/fanoutPipeline.js';
-export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
-export { MsgHub, msgHub, type MsgHubOptions } from './hub/msgHub.js';
+export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
 export type { Memory } from './memory/memory.js';
@@ -52,9 +50,9 @@ export {
   type ImageBlock,
   type TextBlock,
   type ThinkingBlock,
-  textBlock,
   type ToolResultBlock,
   type ToolUseBlock,
+  textBlock,
 } from './message/contentBlock.js';
 export {
   assistantMsg,
@@ -88,17 +86,26 @@ export type {
   Usage,
 } from './model/chatModel.js';
 export {
-  addUsage,
   type AssembledToolCall,
-  ChatResponseAccumulator,
+  addUsage,
   type ChatResponse,
+  ChatResponseAccumulator,
 } from './model/chatResponse.js';
-export { formatMessages, type FormatOptions } from './model/formatMessages.js';
+export { type FormatOptions, formatMessages } from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
+export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
+export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export type { Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
+export {
+  formatIssues,
+  toJsonSchema,
+  type ValidationIssue,
+  type ValidationResult,
+  validateAgainst,
+} from './tool/schema.js';
 export {
   type InferToolArgs,
   type Tool,
@@ -110,5 +117,4 @@ export {
   type ToolReturn,
   tool,
 } from './tool/tool.js';
-export { toJsonSchema, validateAgainst, type ValidationIssue, type ValidationResult } from './tool/schema.js';
 export { type ToolEvent, Toolkit, type ToolkitOptions } from './tool/toolkit.js';

@@ -3,10 +3,14 @@ import {
   type JsonObject,
   type Msg,
   type Tool,
-  tool,
   textOf,
+  tool,
 } from '@rxagent/core';
-import { type ScriptedReply, type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
+import {
+  type ScriptedReply,
+  type StrictOpenAIServer,
+  startStrictOpenAIServer,
+} from '@rxagent/core/testing';
 import { OpenAIChatModel, ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { afterEach, expect } from 'vitest';
@@ -46,14 +50,20 @@ export async function harness(
     maxRetries: 2,
     retryBaseDelayMs: 1,
   });
-  const agent = new ReActAgent({ name: 'assistant', sysPrompt: 'You are a test assistant.', model, ...agentOptions });
+  const agent = new ReActAgent({
+    name: 'assistant',
+    sysPrompt: 'You are a test assistant.',
+    model,
+    ...agentOptions,
+  });
   return { server, agent, model };
 }
 
 /** The wire messages of the server's request `index`. */
 export function wireMessages(server: StrictOpenAIServer, index: number): ChatMessage[] {
   const request = server.requests[index];
-  if (!request) throw new Error(`the server received no request #${index} (got ${server.requests.length})`);
+  if (!request)
+    throw new Error(`the server received no request #${index} (got ${server.requests.length})`);
   return request.body['messages'] as unknown as ChatMessage[];
 }
 
@@ -77,7 +87,10 @@ export function weatherTool(calls: JsonObject[] = []): Tool<{ city: string }> {
 
 /** Texts of the stored messages, with their roles, for readable assertions. */
 export function transcript(messages: readonly Msg[]): string[] {
-  return messages.map((msg) => `${msg.role}:${msg.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `tool_use(${b.name})` : b.type === 'tool_result' ? `tool_result(${b.name})` : b.type)).join('|')}`);
+  return messages.map(
+    (msg) =>
+      `${msg.role}:${msg.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `tool_use(${b.name})` : b.type === 'tool_result' ? `tool_result(${b.name})` : b.type)).join('|')}`,
+  );
 }
 
 export { textOf };

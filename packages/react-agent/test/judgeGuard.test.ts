@@ -9,7 +9,9 @@ const REQUEST = 'Give me the capital of France and of Spain.';
 describe('JudgeGuard', () => {
   it('accepts a draft the judge passes', async () => {
     const judge = new ScriptedChatModel(['PASS']);
-    const { agent } = await harness(['Paris and Madrid.'], { finishGuard: new JudgeGuard({ model: judge }) });
+    const { agent } = await harness(['Paris and Madrid.'], {
+      finishGuard: new JudgeGuard({ model: judge }),
+    });
 
     const reply = await run(agent, userMsg(REQUEST));
 
@@ -61,7 +63,9 @@ describe('JudgeGuard', () => {
 
   it('fails open when the judge errors', async () => {
     const judge = new ScriptedChatModel([{ error: { status: 500, message: 'judge down' } }]);
-    const { agent } = await harness(['Paris and Madrid.'], { finishGuard: new JudgeGuard({ model: judge }) });
+    const { agent } = await harness(['Paris and Madrid.'], {
+      finishGuard: new JudgeGuard({ model: judge }),
+    });
 
     const reply = await run(agent, userMsg(REQUEST));
 

@@ -1,4 +1,4 @@
-import { createMsg, type JsonObject, textOf, Toolkit, toolResults, userMsg } from '@rxagent/core';
+import { createMsg, type JsonObject, Toolkit, textOf, toolResults, userMsg } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
 
@@ -43,7 +43,13 @@ describe('ReActAgent human in the loop', () => {
 
     expect(calls).toEqual([{ city: 'Paris' }, { city: 'Oslo' }]);
     expect(textOf(reply)).toBe('Paris sunny, Oslo unknown.');
-    expect(wireMessages(server, 1).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+    expect(wireMessages(server, 1).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+    ]);
   });
 
   it('runs only the missing calls when the caller supplies some results', async () => {
@@ -51,7 +57,14 @@ describe('ReActAgent human in the loop', () => {
     const supplied = createMsg({
       name: 'user',
       role: 'tool',
-      content: [{ type: 'tool_result', id: 'p2', name: 'get_weather', output: 'Snow, -3°C (from the reviewer)' }],
+      content: [
+        {
+          type: 'tool_result',
+          id: 'p2',
+          name: 'get_weather',
+          output: 'Snow, -3°C (from the reviewer)',
+        },
+      ],
     });
 
     await run(agent, supplied);
@@ -74,7 +87,9 @@ describe('ReActAgent human in the loop', () => {
       content: [{ type: 'tool_result', id: 'nope', name: 'get_weather', output: 'x' }],
     });
 
-    await expect(run(agent, bogus)).rejects.toThrow(/unknown tool call id\(s\) nope; pending calls: p1, p2/);
+    await expect(run(agent, bogus)).rejects.toThrow(
+      /unknown tool call id\(s\) nope; pending calls: p1, p2/,
+    );
     expect(agent.memory.messages()).toHaveLength(before);
   });
 
@@ -85,13 +100,24 @@ describe('ReActAgent human in the loop', () => {
 
     expect(calls).toEqual([]);
     const results = agent.memory.messages().flatMap(toolResults);
-    expect(results.every((r) => r.isError && String(r.output).startsWith('[cancelled]'))).toBe(true);
-    expect(wireMessages(server, 1).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
+    expect(results.every((r) => r.isError && String(r.output).startsWith('[cancelled]'))).toBe(
+      true,
+    );
+    expect(wireMessages(server, 1).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+    ]);
   });
 
   it('stops after the acting batch when a postActing hook asks', async () => {
     const calls: JsonObject[] = [];
-    const { server, agent } = await harness([TWO_CALLS, 'resumed'], { toolkit: new Toolkit([weatherTool(calls)]) });
+    const { server, agent } = await harness([TWO_CALLS, 'resumed'], {
+      toolkit: new Toolkit([weatherTool(calls)]),
+    });
     const remove = agent.addHook({
       onEvent: (event) => {
         if (event.type === 'postActing' && event.toolCall.id === 'p1') event.stopAgent();

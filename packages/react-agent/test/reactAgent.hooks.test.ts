@@ -1,8 +1,8 @@
 import {
   assistantMsg,
   type JsonObject,
-  textOf,
   Toolkit,
+  textOf,
   tool,
   toolResults,
   userMsg,
@@ -14,7 +14,9 @@ import { harness, run, transcript, weatherTool, wireMessages } from './harness.j
 
 describe('ReActAgent hook mutation points', () => {
   it('applies preReasoning changes to that request only', async () => {
-    const { server, agent } = await harness(['first', 'second'], { toolkit: new Toolkit([weatherTool()]) });
+    const { server, agent } = await harness(['first', 'second'], {
+      toolkit: new Toolkit([weatherTool()]),
+    });
     let once = true;
     agent.addHook({
       onEvent: (event) => {
@@ -39,10 +41,18 @@ describe('ReActAgent hook mutation points', () => {
     expect(first['tool_choice']).toBe('none');
     expect(first['temperature']).toBe(0.1);
     const second = server.requests[1]!.body;
-    expect((second['messages'] as JsonObject[])[0]).toEqual({ role: 'system', content: 'You are a test assistant.' });
+    expect((second['messages'] as JsonObject[])[0]).toEqual({
+      role: 'system',
+      content: 'You are a test assistant.',
+    });
     expect(second['tool_choice']).toBeUndefined();
     expect(second['temperature']).toBeUndefined();
-    expect(transcript(agent.memory.messages())).toEqual(['user:hi', 'assistant:first', 'user:again', 'assistant:second']);
+    expect(transcript(agent.memory.messages())).toEqual([
+      'user:hi',
+      'assistant:first',
+      'user:again',
+      'assistant:second',
+    ]);
   });
 
   it('stores the reply as postReasoning hooks left it', async () => {
@@ -63,13 +73,18 @@ describe('ReActAgent hook mutation points', () => {
   it('lets preActing change the input (not the id) and postActing change the result', async () => {
     const calls: JsonObject[] = [];
     const { server, agent } = await harness(
-      [{ toolCalls: [{ id: 'keep_me', name: 'get_weather', arguments: { city: 'Lyon' } }] }, 'done'],
+      [
+        { toolCalls: [{ id: 'keep_me', name: 'get_weather', arguments: { city: 'Lyon' } }] },
+        'done',
+      ],
       { toolkit: new Toolkit([weatherTool(calls)]) },
     );
     agent.addHook({
       onEvent: (event) => {
-        if (event.type === 'preActing') event.toolCall = { ...event.toolCall, id: 'hijacked', input: { city: 'Paris' } };
-        if (event.type === 'postActing') event.result = { ...event.result, output: `${String(event.result.output)} (checked)` };
+        if (event.type === 'preActing')
+          event.toolCall = { ...event.toolCall, id: 'hijacked', input: { city: 'Paris' } };
+        if (event.type === 'postActing')
+          event.result = { ...event.result, output: `${String(event.result.output)} (checked)` };
       },
     });
 
@@ -85,7 +100,10 @@ describe('ReActAgent hook mutation points', () => {
 
   it('fails the call when a hook throws, leaving memory a valid conversation', async () => {
     const { server, agent } = await harness(
-      [{ toolCalls: [{ id: 'a', name: 'get_weather', arguments: { city: 'Paris' } }] }, 'recovered'],
+      [
+        { toolCalls: [{ id: 'a', name: 'get_weather', arguments: { city: 'Paris' } }] },
+        'recovered',
+      ],
       { toolkit: new Toolkit([weatherTool()]) },
     );
     const remove = agent.addHook({
@@ -99,7 +117,13 @@ describe('ReActAgent hook mutation points', () => {
     await run(agent, userMsg('try again'));
 
     expect(server.requests).toHaveLength(2);
-    expect(wireMessages(server, 1).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
+    expect(wireMessages(server, 1).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+    ]);
   });
 });
 
@@ -108,7 +132,11 @@ describe('ReActAgent maxIters', () => {
     const loop = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] };
     const events: string[] = [];
     const { server, agent } = await harness(
-      [loop, { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] }, 'Summary: Paris is sunny.'],
+      [
+        loop,
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+        'Summary: Paris is sunny.',
+      ],
       { maxIters: 2, toolkit: new Toolkit([weatherTool()]) },
     );
     agent.addHook({
@@ -127,8 +155,13 @@ describe('ReActAgent maxIters', () => {
     expect(summary['tools']).toBeUndefined();
     expect(summary['tool_choice']).toBeUndefined();
     const results = agent.memory.messages().flatMap(toolResults);
-    expect(results[1]).toMatchObject({ isError: true, output: expect.stringMatching(/not executed.*limit of 2/) });
-    expect(agent.memory.messages().some((m) => textOf(m).includes('reasoning steps allowed'))).toBe(false);
+    expect(results[1]).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/not executed.*limit of 2/),
+    });
+    expect(agent.memory.messages().some((m) => textOf(m).includes('reasoning steps allowed'))).toBe(
+      false,
+    );
   });
 });
 
@@ -141,7 +174,9 @@ describe('ReActAgent duplicate tool calls', () => {
 
   it('answers an identical repeated call without running it again', async () => {
     const calls: JsonObject[] = [];
-    const { agent } = await harness(twice({ city: 'Paris' }), { toolkit: new Toolkit([weatherTool(calls)]) });
+    const { agent } = await harness(twice({ city: 'Paris' }), {
+      toolkit: new Toolkit([weatherTool(calls)]),
+    });
 
     await run(agent, userMsg('go'));
 
@@ -172,20 +207,33 @@ describe('ReActAgent duplicate tool calls', () => {
       execute: () => String(++n),
     });
     const { agent } = await harness(
-      [{ toolCalls: [{ name: 'now', arguments: {} }] }, { toolCalls: [{ name: 'now', arguments: {} }] }, 'done'],
+      [
+        { toolCalls: [{ name: 'now', arguments: {} }] },
+        { toolCalls: [{ name: 'now', arguments: {} }] },
+        'done',
+      ],
       { toolkit: new Toolkit([clock]) },
     );
 
     await run(agent, userMsg('go'));
 
-    expect(agent.memory.messages().flatMap(toolResults).map((r) => r.output)).toEqual(['1', '2']);
+    expect(
+      agent.memory
+        .messages()
+        .flatMap(toolResults)
+        .map((r) => r.output),
+    ).toEqual(['1', '2']);
   });
 });
 
 describe('ReActAgent state', () => {
   it('round-trips its state byte-identically and the restored agent continues validly', async () => {
     const { server, agent } = await harness(
-      [{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, 'Sunny.', 'Still sunny.'],
+      [
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
+        'Sunny.',
+        'Still sunny.',
+      ],
       { toolkit: new Toolkit([weatherTool()]) },
     );
     await run(agent, userMsg('weather?'));
@@ -202,6 +250,13 @@ describe('ReActAgent state', () => {
     expect(JSON.stringify(fresh.stateDict())).toBe(saved);
     expect(fresh.stateDict()['version']).toBe(1);
     await run(fresh, userMsg('and now?'));
-    expect(wireMessages(server, 2).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(wireMessages(server, 2).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Msg, textOf, Toolkit, tool, toolResults, userMsg } from '@rxagent/core';
+import { type Msg, Toolkit, textOf, tool, toolResults, userMsg } from '@rxagent/core';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,58 +31,73 @@ function slowTool() {
 
 const LONG_TEXT = Array.from({ length: 10 }, (_, i) => `word${i}`).join(' ');
 
-describe.each([{ stream: true }, { stream: false }])('ReActAgent interrupts (stream: $stream)', ({ stream }) => {
-  it('interrupts a slow tool within milliseconds, recording [interrupted] before the interrupt reply', async () => {
-    const { slow, started, seen } = slowTool();
-    const { server, agent } = await harness(
-      [{ toolCalls: [{ id: 'r1', name: 'slow_report', arguments: {} }] }, 'fresh start'],
-      { stream, toolkit: new Toolkit([slow]) },
-    );
+describe.each([{ stream: true }, { stream: false }])(
+  'ReActAgent interrupts (stream: $stream)',
+  ({ stream }) => {
+    it('interrupts a slow tool within milliseconds, recording [interrupted] before the interrupt reply', async () => {
+      const { slow, started, seen } = slowTool();
+      const { server, agent } = await harness(
+        [{ toolCalls: [{ id: 'r1', name: 'slow_report', arguments: {} }] }, 'fresh start'],
+        { stream, toolkit: new Toolkit([slow]) },
+      );
 
-    const reply = lastValueFrom(agent.call(userMsg('report please')));
-    await started;
-    const t0 = performance.now();
-    agent.interrupt();
-    const msg = await reply;
+      const reply = lastValueFrom(agent.call(userMsg('report please')));
+      await started;
+      const t0 = performance.now();
+      agent.interrupt();
+      const msg = await reply;
 
-    expect(performance.now() - t0).toBeLessThan(1_000);
-    expect(seen.aborted).toBe(true);
-    expect(msg.metadata).toMatchObject({ interrupted: true, generateReason: 'interrupted' });
-    expect(transcript(agent.memory.messages()).slice(-2)).toEqual([
-      'tool:tool_result(slow_report)',
-      `assistant:${textOf(msg)}`,
-    ]);
-    expect(String(agent.memory.messages().flatMap(toolResults)[0]?.output)).toMatch(/^\[interrupted\]/);
-    await run(agent, userMsg('never mind'));
-    expect(wireMessages(server, 1).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
-  });
+      expect(performance.now() - t0).toBeLessThan(1_000);
+      expect(seen.aborted).toBe(true);
+      expect(msg.metadata).toMatchObject({ interrupted: true, generateReason: 'interrupted' });
+      expect(transcript(agent.memory.messages()).slice(-2)).toEqual([
+        'tool:tool_result(slow_report)',
+        `assistant:${textOf(msg)}`,
+      ]);
+      expect(String(agent.memory.messages().flatMap(toolResults)[0]?.output)).toMatch(
+        /^\[interrupted\]/,
+      );
+      await run(agent, userMsg('never mind'));
+      expect(wireMessages(server, 1).map((m) => m.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ]);
+    });
 
-  it('unsubscribing mid-tool aborts it, records the result, and frees the agent', async () => {
-    const { slow, started, seen } = slowTool();
-    const { server, agent } = await harness(
-      [{ toolCalls: [{ name: 'slow_report', arguments: {} }] }, 'ok'],
-      { stream, toolkit: new Toolkit([slow]) },
-    );
+    it('unsubscribing mid-tool aborts it, records the result, and frees the agent', async () => {
+      const { slow, started, seen } = slowTool();
+      const { server, agent } = await harness(
+        [{ toolCalls: [{ name: 'slow_report', arguments: {} }] }, 'ok'],
+        { stream, toolkit: new Toolkit([slow]) },
+      );
 
-    const subscription = agent.call(userMsg('report')).subscribe();
-    await started;
-    subscription.unsubscribe();
+      const subscription = agent.call(userMsg('report')).subscribe();
+      await started;
+      subscription.unsubscribe();
 
-    expect(seen.aborted).toBe(true);
-    expect(agent.isRunning).toBe(false);
-    expect(transcript(agent.memory.messages())).toEqual([
-      'user:report',
-      'assistant:tool_use(slow_report)',
-      'tool:tool_result(slow_report)',
-    ]);
-    await run(agent, userMsg('again'));
-    expect(server.requests).toHaveLength(2);
-  });
-});
+      expect(seen.aborted).toBe(true);
+      expect(agent.isRunning).toBe(false);
+      expect(transcript(agent.memory.messages())).toEqual([
+        'user:report',
+        'assistant:tool_use(slow_report)',
+        'tool:tool_result(slow_report)',
+      ]);
+      await run(agent, userMsg('again'));
+      expect(server.requests).toHaveLength(2);
+    });
+  },
+);
 
 describe('ReActAgent interrupting the model', () => {
   it('aborts a slow model stream within milliseconds and keeps the partial text', async () => {
-    const { server, agent } = await harness([{ text: LONG_TEXT, chunkDelayMs: 500 }, 'next answer']);
+    const { server, agent } = await harness([
+      { text: LONG_TEXT, chunkDelayMs: 500 },
+      'next answer',
+    ]);
     let firstChunk: () => void = () => {};
     const chunkArrived = new Promise<void>((resolve) => {
       firstChunk = resolve;
@@ -145,7 +160,11 @@ describe('ReActAgent interrupting the model', () => {
 
   it('retries a 429 before the first chunk and answers normally', async () => {
     const { server, agent } = await harness(
-      [{ error: { status: 429, headers: { 'retry-after': '0' } } }, { error: { status: 500 } }, 'finally'],
+      [
+        { error: { status: 429, headers: { 'retry-after': '0' } } },
+        { error: { status: 500 } },
+        'finally',
+      ],
       { toolkit: new Toolkit([weatherTool()]) },
     );
 
@@ -156,9 +175,15 @@ describe('ReActAgent interrupting the model', () => {
   });
 
   it('does not retry a 400', async () => {
-    const { server, agent } = await harness([{ error: { status: 400, message: 'bad request' } }, 'unused']);
+    const { server, agent } = await harness([
+      { error: { status: 400, message: 'bad request' } },
+      'unused',
+    ]);
 
-    await expect(run(agent, userMsg('hi'))).rejects.toMatchObject({ code: 'MODEL_FAILED', status: 400 });
+    await expect(run(agent, userMsg('hi'))).rejects.toMatchObject({
+      code: 'MODEL_FAILED',
+      status: 400,
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { addUsage } from '../model/chatResponse.js';
 import type { Usage } from '../model/chatModel.js';
+import { addUsage } from '../model/chatResponse.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { CallContext, CallOptions } from './callContext.js';
 

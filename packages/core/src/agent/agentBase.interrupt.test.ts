@@ -14,7 +14,7 @@ import {
   throwError,
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InterruptedError, NoReplyError } from '../errors.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
@@ -124,7 +124,9 @@ describe('AgentBase.interrupt', () => {
 
   it('raises InterruptedError from checkInterrupted() only after interrupt()', async () => {
     const agent = new TestAgent(() => EMPTY);
-    await expect(lastValueFrom(agent.checkpoint(), { defaultValue: 'completed' })).resolves.toBe('completed');
+    await expect(lastValueFrom(agent.checkpoint(), { defaultValue: 'completed' })).resolves.toBe(
+      'completed',
+    );
     agent.interrupt();
     await expect(lastValueFrom(agent.checkpoint())).rejects.toBeInstanceOf(InterruptedError);
   });
@@ -182,7 +184,8 @@ describe('AgentBase.interrupt', () => {
     agent.resetSubscribers('hub', [new Listener({ name: 'listener' })]);
     agent.addHook({
       onEvent(event) {
-        if (event.type === 'postCall') return { ...event, reply: { ...event.reply, name: 'edited' } };
+        if (event.type !== 'postCall') return undefined;
+        return { ...event, reply: { ...event.reply, name: 'edited' } };
       },
     });
     const { seen } = settle(agent.call(userMsg('work')));
@@ -201,7 +204,11 @@ describe('AgentBase.interrupt', () => {
     });
     const { seen } = settle(agent.call(userMsg('work')));
     agent.interrupt();
-    expect(seen.values[0]?.metadata['usage']).toEqual({ inputTokens: 3, outputTokens: 1, totalTokens: 4 });
+    expect(seen.values[0]?.metadata['usage']).toEqual({
+      inputTokens: 3,
+      outputTokens: 1,
+      totalTokens: 4,
+    });
   });
 
   it('treats a plain AbortError as an interrupt once interrupt() was called', () => {
@@ -272,7 +279,9 @@ describe('AgentBase.interrupt', () => {
       releaseHook = resolve;
     });
     const agent = new TestAgent((_msgs, context, self) =>
-      context.signal.aborted ? concat(self.checkpoint(), of(assistantMsg('x'))) : of(assistantMsg('not aborted')),
+      context.signal.aborted
+        ? concat(self.checkpoint(), of(assistantMsg('x')))
+        : of(assistantMsg('not aborted')),
     );
     agent.addHook({ onEvent: (event) => (event.type === 'preCall' ? hookDone : undefined) });
 
@@ -297,9 +306,12 @@ describe('AgentBase cancellation', () => {
       );
 
       expectObservable(agent.call(userMsg('first')).pipe(map(textOf)), '^--!').toBe('---');
-      expectObservable(agent.call(userMsg('second')).pipe(map(textOf)), '----^').toBe('----------(a|)', {
-        a: 'late',
-      });
+      expectObservable(agent.call(userMsg('second')).pipe(map(textOf)), '----^').toBe(
+        '----------(a|)',
+        {
+          a: 'late',
+        },
+      );
       expectSubscriptions(slow.subscriptions).toBe(['^--!', '----^-----!']);
     });
 
@@ -309,8 +321,7 @@ describe('AgentBase cancellation', () => {
     expect(agent.isRunning).toBe(false);
   });
 
-  it('runs doCall teardown and frees the agent at once on unsubscribe (fake timers)', async () => {
-    const { vi } = await import('vitest');
+  it('runs doCall teardown and frees the agent at once on unsubscribe (fake timers)', () => {
     vi.useFakeTimers();
     try {
       let tornDown = false;
@@ -429,7 +440,9 @@ describe('AgentBase cancellation', () => {
       context.signal.aborted ? throwError(() => context.signal.reason) : of(assistantMsg('ran')),
     );
 
-    await expect(lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal }))).rejects.toThrow('already');
+    await expect(
+      lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal })),
+    ).rejects.toThrow('already');
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
@@ -462,7 +475,9 @@ describe('AgentBase options.signal listeners', () => {
   it('leaves no listener after an errored call', async () => {
     const controller = new AbortController();
     const agent = new TestAgent(() => throwError(() => new Error('nope')));
-    await lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal })).catch(() => undefined);
+    await lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal })).catch(
+      () => undefined,
+    );
     expect(listeners(controller.signal)).toBe(0);
   });
 
@@ -489,7 +504,8 @@ describe('AgentBase options.signal listeners', () => {
   it('leaves no listener after many calls reusing one signal', async () => {
     const controller = new AbortController();
     const agent = new TestAgent(() => of(assistantMsg('x')));
-    for (let i = 0; i < 20; i++) await lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal }));
+    for (let i = 0; i < 20; i++)
+      await lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal }));
     expect(listeners(controller.signal)).toBe(0);
   });
 });

@@ -13,7 +13,8 @@ class Counter implements StateModule {
     return { count: this.count };
   }
   loadStateDict(state: JsonObject): void {
-    if (typeof state['count'] !== 'number') throw new StateError('count must be a number.', 'count');
+    if (typeof state['count'] !== 'number')
+      throw new StateError('count must be a number.', 'count');
     this.count = state['count'];
   }
 }
@@ -126,24 +127,47 @@ describe('AgentBase state', () => {
   });
 
   it.each([
-    ['a newer version', { version: 2, counter: { count: 1 } }, 'version', /state version 2 is not supported/],
+    [
+      'a newer version',
+      { version: 2, counter: { count: 1 } },
+      'version',
+      /state version 2 is not supported/,
+    ],
     ['a missing version', { counter: { count: 1 } }, 'version', /state version undefined/],
     ['an unknown key', { version: 1, counter: { count: 1 }, memory: {} }, 'memory', /"memory"/],
-    ['a part that is not an object', { version: 1, counter: { count: 1 }, notes: [] }, 'notes', /must be an object/],
-    ['a module error', { version: 1, counter: { count: 1 }, notes: { items: 'x' } }, 'notes.items', /items must be an array/],
-    ['an indexed module error', { version: 1, counter: { count: 1 }, notes: { items: ['ok', 3] } }, 'notes[1]', /must be a string/],
-  ])('throws a StateError with its path for %s and leaves the agent unchanged', (_label, state, path, message) => {
-    const agent = populated();
-    const before = JSON.stringify(agent.stateDict());
+    [
+      'a part that is not an object',
+      { version: 1, counter: { count: 1 }, notes: [] },
+      'notes',
+      /must be an object/,
+    ],
+    [
+      'a module error',
+      { version: 1, counter: { count: 1 }, notes: { items: 'x' } },
+      'notes.items',
+      /items must be an array/,
+    ],
+    [
+      'an indexed module error',
+      { version: 1, counter: { count: 1 }, notes: { items: ['ok', 3] } },
+      'notes[1]',
+      /must be a string/,
+    ],
+  ])(
+    'throws a StateError with its path for %s and leaves the agent unchanged',
+    (_label, state, path, message) => {
+      const agent = populated();
+      const before = JSON.stringify(agent.stateDict());
 
-    const error = thrown(() => agent.loadStateDict(state as JsonObject));
+      const error = thrown(() => agent.loadStateDict(state as JsonObject));
 
-    expect(error).toBeInstanceOf(StateError);
-    expect((error as StateError).path).toBe(path);
-    expect((error as Error).message).toMatch(message);
-    expect((error as Error).message).toContain('stateful');
-    expect(JSON.stringify(agent.stateDict())).toBe(before);
-  });
+      expect(error).toBeInstanceOf(StateError);
+      expect((error as StateError).path).toBe(path);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toContain('stateful');
+      expect(JSON.stringify(agent.stateDict())).toBe(before);
+    },
+  );
 
   it('throws a StateError for a state that is not an object', () => {
     const agent = populated();
@@ -165,7 +189,9 @@ describe('AgentBase state', () => {
     const agent = new StatefulAgent({ broken });
     agent.counter.count = 3;
 
-    const error = thrown(() => agent.loadStateDict({ version: 1, counter: { count: 9 }, broken: { ok: false } }));
+    const error = thrown(() =>
+      agent.loadStateDict({ version: 1, counter: { count: 9 }, broken: { ok: false } }),
+    );
 
     expect(error).toBeInstanceOf(StateError);
     expect((error as StateError).path).toBe('broken');
@@ -189,7 +215,9 @@ describe('AgentBase state', () => {
     const subscription = agent.call(userMsg('x')).subscribe();
     const before = JSON.stringify(agent.stateDict());
 
-    expect(() => agent.loadStateDict({ version: 1, counter: { count: 0 } })).toThrow(AgentBusyError);
+    expect(() => agent.loadStateDict({ version: 1, counter: { count: 0 } })).toThrow(
+      AgentBusyError,
+    );
     expect(JSON.stringify(agent.stateDict())).toBe(before);
 
     subscription.unsubscribe();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  catchError,
   concat,
   concatMap,
-  catchError,
   defer,
   EMPTY,
   endWith,
@@ -33,8 +33,8 @@ import { normalizeInput } from '../internal/normalizeInput.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { STATE_VERSION, type StateModule } from '../state/stateModule.js';
-import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import { ActiveCall } from './activeCall.js';
+import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
 
 /** Options every agent accepts. */
@@ -81,7 +81,9 @@ export abstract class AgentBase {
   constructor(options: AgentBaseOptions) {
     assertFinalMethodsKept(new.target);
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
-      throw new InvalidArgumentError(`${new.target.name}: options.name must be a non-empty string.`);
+      throw new InvalidArgumentError(
+        `${new.target.name}: options.name must be a non-empty string.`,
+      );
     }
     this.id = options.id ?? randomUUID();
     this.name = options.name;
@@ -107,7 +109,7 @@ export abstract class AgentBase {
   stream(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<AgentEvent> {
     return new Observable<AgentEvent>((subscriber) =>
       this.#run(input, options, (event) => subscriber.next(event)).subscribe({
-        next: (msg) => subscriber.next({ type: 'reply', msg }),
+        next: (msg) => subscriber.next(Object.freeze({ type: 'reply', msg })),
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
       }),
@@ -190,7 +192,8 @@ export abstract class AgentBase {
    */
   loadStateDict(state: JsonObject): void {
     if (this.#active) throw new AgentBusyError(this.name);
-    if (!isJsonObject(state)) throw new StateError(`${this.name}: state must be a JSON object.`, '');
+    if (!isJsonObject(state))
+      throw new StateError(`${this.name}: state must be a JSON object.`, '');
     if (state['version'] !== STATE_VERSION) {
       throw new StateError(
         `${this.name}: state version ${JSON.stringify(state['version'])} is not supported (expected ${STATE_VERSION}).`,
@@ -200,9 +203,13 @@ export abstract class AgentBase {
     for (const [key, part] of Object.entries(state)) {
       if (key === 'version') continue;
       if (!this.#state.has(key)) {
-        throw new StateError(`${this.name}: state has "${key}", which this agent does not register.`, key);
+        throw new StateError(
+          `${this.name}: state has "${key}", which this agent does not register.`,
+          key,
+        );
       }
-      if (!isJsonObject(part)) throw new StateError(`${this.name}: state.${key} must be an object.`, key);
+      if (!isJsonObject(part))
+        throw new StateError(`${this.name}: state.${key} must be an object.`, key);
     }
     const backup = this.stateDict();
     let loading = '';
@@ -249,7 +256,9 @@ export abstract class AgentBase {
 
   /** Errors with `InterruptedError` when `interrupt()` was called during this call; else completes. */
   protected checkInterrupted(): Observable<never> {
-    return defer(() => (this.#interrupt ? throwError(() => new InterruptedError(this.name)) : EMPTY));
+    return defer(() =>
+      this.#interrupt ? throwError(() => new InterruptedError(this.name)) : EMPTY,
+    );
   }
 
   /** Whether `interrupt()` was called during the current call. */
@@ -332,7 +341,8 @@ export abstract class AgentBase {
           },
         });
       return () => {
-        if (!settled) call.cancel(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
+        if (!settled)
+          call.cancel(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
         subscription.unsubscribe();
       };
     });
@@ -340,7 +350,12 @@ export abstract class AgentBase {
 
   #pipeline(call: ActiveCall, msgs: Msg[]): Observable<Msg> {
     let input = msgs;
-    return this.notify<PreCallEvent>({ type: 'preCall', agent: this, input, systemPrompt: call.systemPrompt }).pipe(
+    return this.notify<PreCallEvent>({
+      type: 'preCall',
+      agent: this,
+      input,
+      systemPrompt: call.systemPrompt,
+    }).pipe(
       concatMap((event) => {
         input = event.input;
         call.systemPrompt = event.systemPrompt;
@@ -369,7 +384,8 @@ export abstract class AgentBase {
 
   #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {
     if (call.cancelled) return EMPTY;
-    const interrupted = error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
+    const interrupted =
+      error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
     if (!interrupted) return throwError(() => error);
     const context = this.#interrupt ?? { source: 'system' as const };
     return this.handleInterrupt(context, msgs).pipe(
@@ -427,7 +443,11 @@ export abstract class AgentBase {
 }
 
 function assertFinalMethodsKept(target: abstract new (...args: never[]) => AgentBase): void {
-  for (let proto = target.prototype; proto && proto !== AgentBase.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = target.prototype;
+    proto && proto !== AgentBase.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const method of FINAL_METHODS) {
       if (!Object.hasOwn(proto, method)) continue;
       const owner: string = proto.constructor.name;
@@ -442,7 +462,8 @@ function assertFinalMethodsKept(target: abstract new (...args: never[]) => Agent
 /** Re-roots a module's load failure at `key`, so the path names the part of the agent's state. */
 function stateErrorAt(agentName: string, key: string, error: unknown): StateError {
   if (error instanceof StateError) {
-    const path = error.path === '' ? key : `${key}${error.path.startsWith('[') ? '' : '.'}${error.path}`;
+    const path =
+      error.path === '' ? key : `${key}${error.path.startsWith('[') ? '' : '.'}${error.path}`;
     return new StateError(`${agentName}: state.${key}: ${error.message}`, path, { cause: error });
   }
   const reason = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,9 @@ export interface ReplyEvent {
 
 /** A read-only snapshot of a hook event (without its `stopAgent` control). */
 export type HookEventSnapshot = {
-  readonly [K in HookEvent['type']]: Readonly<Omit<Extract<HookEvent, { type: K }>, 'stopAgent' | 'stopRequested'>>;
+  readonly [K in HookEvent['type']]: Readonly<
+    Omit<Extract<HookEvent, { type: K }>, 'stopAgent' | 'stopRequested'>
+  >;
 }[HookEvent['type']];
 
 /** What `stream()` emits: a snapshot of every hook event of the call, then the reply. */

@@ -6,7 +6,14 @@ import type { HookEvent } from './hookEvent.js';
  * of the same type, or either of those later through a Promise or an Observable (its last
  * value counts). A synchronous hook adds no asynchronous hop.
  */
-export type HookResult = void | HookEvent | Promise<void | HookEvent> | Observable<void | HookEvent>;
+// biome-ignore lint/suspicious/noConfusingVoidType: hooks that only mutate the event return nothing.
+export type HookResult =
+  | void
+  | HookEvent
+  // biome-ignore lint/suspicious/noConfusingVoidType: an async hook may resolve to nothing.
+  | Promise<void | HookEvent>
+  // biome-ignore lint/suspicious/noConfusingVoidType: an Observable hook may emit nothing.
+  | Observable<void | HookEvent>;
 
 /**
  * Observes and may change what flows through an agent. Hooks run one at a time in ascending

@@ -1,6 +1,6 @@
 import type { AgentBase } from '../agent/agentBase.js';
-import type { Msg } from '../message/msg.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
+import type { Msg } from '../message/msg.js';
 import type { ModelOptions, ToolChoice, ToolSchema } from '../model/chatModel.js';
 
 interface EventBase {
@@ -40,7 +40,12 @@ export interface ReasoningChunkEvent extends EventBase {
   readonly delta: {
     readonly text?: string;
     readonly thinking?: string;
-    readonly toolCall?: { readonly index: number; readonly id?: string; readonly name?: string; readonly arguments?: string };
+    readonly toolCall?: {
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly arguments?: string;
+    };
   };
   /** The reply so far (its text is a string built by appending, never re-copied). */
   readonly accumulated: Msg;

@@ -120,7 +120,9 @@ describe('HookRegistry', () => {
     expect(() => registry.add({ name: 'nan', priority: Number.NaN, onEvent() {} })).toThrow(
       /Hook "nan" has priority NaN/,
     );
-    expect(() => registry.add({ priority: '5' as unknown as number, onEvent() {} })).toThrow(TypeError);
+    expect(() => registry.add({ priority: '5' as unknown as number, onEvent() {} })).toThrow(
+      TypeError,
+    );
     expect(registry.merged(new HookRegistry())).toEqual([]);
   });
 });

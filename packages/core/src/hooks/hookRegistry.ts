@@ -17,7 +17,9 @@ let nextSeq = 0;
 export class HookRegistry {
   #entries: Entry[] = [];
   #version = 0;
-  #cache: { readonly own: number; readonly other: number; readonly hooks: readonly Hook[] } | undefined;
+  #cache:
+    | { readonly own: number; readonly other: number; readonly hooks: readonly Hook[] }
+    | undefined;
 
   /** Bumped on every change. */
   get version(): number {

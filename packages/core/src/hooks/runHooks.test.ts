@@ -117,7 +117,9 @@ describe('runHooks', () => {
 
   it('keeps the event when a Promise resolves to nothing', async () => {
     const event = preCall();
-    const result = await firstValueFrom(runHooks([hook(async () => undefined), tagger('!')], event));
+    const result = await firstValueFrom(
+      runHooks([hook(async () => undefined), tagger('!')], event),
+    );
     expect(result).toBe(event);
     expect(result.systemPrompt).toBe('!');
   });
@@ -162,9 +164,9 @@ describe('runHooks', () => {
 
   it('errors with the very reason a hook rejects with', async () => {
     const reason = new Error('rejected');
-    await expect(firstValueFrom(runHooks([hook(() => Promise.reject(reason))], preCall()))).rejects.toBe(
-      reason,
-    );
+    await expect(
+      firstValueFrom(runHooks([hook(() => Promise.reject(reason))], preCall())),
+    ).rejects.toBe(reason);
   });
 
   it('errors with the very error a hook Observable errors with', () => {
@@ -177,7 +179,9 @@ describe('runHooks', () => {
     const post: PostCallEvent = { type: 'postCall', agent, reply: assistantMsg('x') };
     const { seen } = record(runHooks([hook(() => post, 'wrong-type')], preCall()));
     expect(seen.error).toBeInstanceOf(TypeError);
-    expect((seen.error as Error).message).toContain('Hook "wrong-type" returned an event of type "postCall"');
+    expect((seen.error as Error).message).toContain(
+      'Hook "wrong-type" returned an event of type "postCall"',
+    );
     expect((seen.error as Error).message).toContain('preCall');
   });
 
@@ -226,7 +230,7 @@ describe('runHooks', () => {
     expect(seen.error).toBeUndefined();
   });
 
-  it("unsubscribes a never-ending hook Observable, running its teardown", () => {
+  it('unsubscribes a never-ending hook Observable, running its teardown', () => {
     let tornDown = false;
     const endless = new Observable<undefined>(() => () => {
       tornDown = true;

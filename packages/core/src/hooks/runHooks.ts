@@ -18,7 +18,8 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
     const inner = new Subscription();
 
     const accept = (result: unknown): void => {
-      if (result !== undefined && result !== null) current = checkedReplacement(current, result, hooks[index - 1]);
+      if (result !== undefined && result !== null)
+        current = checkedReplacement(current, result, hooks[index - 1]);
     };
 
     const step = (): void => {
@@ -72,7 +73,11 @@ export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E):
   });
 }
 
-function checkedReplacement<E extends HookEvent>(current: E, result: unknown, hook: Hook | undefined): E {
+function checkedReplacement<E extends HookEvent>(
+  current: E,
+  result: unknown,
+  hook: Hook | undefined,
+): E {
   const candidate = result as { type?: unknown };
   if (typeof candidate !== 'object' || candidate.type !== current.type) {
     throw new TypeError(
@@ -85,7 +90,9 @@ function checkedReplacement<E extends HookEvent>(current: E, result: unknown, ho
 function describe(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? String(value);
   const type = (value as { type?: unknown }).type;
-  return type === undefined ? 'an object without a type' : `an event of type ${JSON.stringify(type)}`;
+  return type === undefined
+    ? 'an object without a type'
+    : `an event of type ${JSON.stringify(type)}`;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -41,7 +41,8 @@ export function createMsg(init: CreateMsgInit): Msg {
     id: init.id ?? randomUUID(),
     name: init.name,
     role: init.role,
-    content: typeof init.content === 'string' ? [{ type: 'text', text: init.content }] : init.content,
+    content:
+      typeof init.content === 'string' ? [{ type: 'text', text: init.content }] : init.content,
     metadata: init.metadata ?? {},
     timestamp: new Date().toISOString(),
   };
@@ -53,8 +54,16 @@ export function userMsg(text: string, opts: MsgOptions = {}): Msg {
 }
 
 /** An assistant message from text or blocks (`name` defaults to `"assistant"`). */
-export function assistantMsg(textOrBlocks: string | readonly ContentBlock[], opts: MsgOptions = {}): Msg {
-  return createMsg({ ...opts, name: opts.name ?? 'assistant', role: 'assistant', content: textOrBlocks });
+export function assistantMsg(
+  textOrBlocks: string | readonly ContentBlock[],
+  opts: MsgOptions = {},
+): Msg {
+  return createMsg({
+    ...opts,
+    name: opts.name ?? 'assistant',
+    role: 'assistant',
+    content: textOrBlocks,
+  });
 }
 
 /** A system message (`name` defaults to `"system"`). */

@@ -2,7 +2,11 @@
  * OpenAI-style chat messages: the wire shape every `ChatModel` takes. These mirror the
  * Chat Completions request format so an adapter can pass them through unchanged.
  */
-export type ChatMessage = SystemChatMessage | UserChatMessage | AssistantChatMessage | ToolChatMessage;
+export type ChatMessage =
+  | SystemChatMessage
+  | UserChatMessage
+  | AssistantChatMessage
+  | ToolChatMessage;
 
 /** The system prompt (or a system-role message from memory). */
 export interface SystemChatMessage {

@@ -9,5 +9,7 @@ export type WireToolChoice =
 
 /** Maps a provider-neutral `ToolChoice` to OpenAI's `tool_choice`. */
 export function toWireToolChoice(choice: ToolChoice): WireToolChoice {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+  return typeof choice === 'string'
+    ? choice
+    : { type: 'function', function: { name: choice.name } };
 }

@@ -11,4 +11,5 @@ export {
   type StrictOpenAIServerOptions,
   startStrictOpenAIServer,
 } from './strictOpenAIServer.js';
+export { EchoAgent } from './testAgents.js';
 export { validateChatRequest } from './validateChatRequest.js';

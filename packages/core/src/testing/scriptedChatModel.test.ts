@@ -66,7 +66,9 @@ describe('ScriptedChatModel', () => {
     const chunks = await collect(model);
     const toolDeltas = chunks.flatMap((c) => c.toolCalls ?? []);
     expect(toolDeltas[0]).toEqual({ index: 0, id: 'call_1', name: 'get_weather' });
-    expect(toolDeltas.filter((d) => d.index === 0 && d.arguments !== undefined).length).toBeGreaterThanOrEqual(2);
+    expect(
+      toolDeltas.filter((d) => d.index === 0 && d.arguments !== undefined).length,
+    ).toBeGreaterThanOrEqual(2);
     const accumulator = new ChatResponseAccumulator();
     for (const chunk of chunks) accumulator.add(chunk);
     expect(accumulator.response()).toMatchObject({
@@ -82,7 +84,9 @@ describe('ScriptedChatModel', () => {
   });
 
   it('answers string and function replies; a function gets the request and its position', async () => {
-    const reply = vi.fn((request: ChatRequest, index: number) => `#${index}: ${request.messages.length}`);
+    const reply = vi.fn(
+      (request: ChatRequest, index: number) => `#${index}: ${request.messages.length}`,
+    );
     const model = new ScriptedChatModel(['plain', reply]);
     const text = async (request: ChatRequest) =>
       (await collect(model, request)).map((c) => c.text ?? '').join('');
@@ -128,10 +132,17 @@ describe('ScriptedChatModel', () => {
   it('validates toolChoice and parallelToolCalls under their wire names', async () => {
     const model = new ScriptedChatModel(['ok', 'unused']);
     await collect(model, ask('Hi', { tools: [weatherTool], toolChoice: { name: 'get_weather' } }));
-    const unknownTool = await errorOf(model, ask('Hi', { tools: [weatherTool], toolChoice: { name: 'nope' } }));
-    expect((unknownTool as Error).message).toContain('rejected request #2: tool_choice: function "nope" is not in tools');
+    const unknownTool = await errorOf(
+      model,
+      ask('Hi', { tools: [weatherTool], toolChoice: { name: 'nope' } }),
+    );
+    expect((unknownTool as Error).message).toContain(
+      'rejected request #2: tool_choice: function "nope" is not in tools',
+    );
     const noTools = await errorOf(model, ask('Hi', { tools: [], parallelToolCalls: false }));
-    expect((noTools as Error).message).toContain("parallel_tool_calls: 'parallel_tool_calls' is only allowed");
+    expect((noTools as Error).message).toContain(
+      "parallel_tool_calls: 'parallel_tool_calls' is only allowed",
+    );
   });
 
   it('accepts any request when not strict', async () => {
@@ -156,13 +167,18 @@ describe('ScriptedChatModel', () => {
     [503, true],
     [400, false],
     [undefined, true],
-  ])('fails a scripted error with status %s as a ModelError (retryable: %s)', async (status, retryable) => {
-    const model = new ScriptedChatModel([{ error: { ...(status !== undefined && { status }), message: 'boom' } }]);
-    const error = await errorOf(model);
-    expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ status, retryable });
-    expect((error as Error).message).toBe('ScriptedChatModel: boom');
-  });
+  ])(
+    'fails a scripted error with status %s as a ModelError (retryable: %s)',
+    async (status, retryable) => {
+      const model = new ScriptedChatModel([
+        { error: { ...(status !== undefined && { status }), message: 'boom' } },
+      ]);
+      const error = await errorOf(model);
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).toMatchObject({ status, retryable });
+      expect((error as Error).message).toBe('ScriptedChatModel: boom');
+    },
+  );
 
   it('streams afterChunks chunks before a scripted mid-stream error', async () => {
     const model = new ScriptedChatModel([{ text: 'one two three', error: { afterChunks: 2 } }]);
@@ -171,7 +187,10 @@ describe('ScriptedChatModel', () => {
       model.stream(ask()).subscribe({ next: (c) => seen.push(c), error: resolve });
     });
     expect(seen).toEqual([{ text: 'one' }, { text: ' two' }]);
-    expect(error).toMatchObject({ retryable: true, message: 'ScriptedChatModel: connection reset (scripted)' });
+    expect(error).toMatchObject({
+      retryable: true,
+      message: 'ScriptedChatModel: connection reset (scripted)',
+    });
   });
 
   it('waits delayMs before the first chunk and chunkDelayMs between chunks', async () => {
@@ -194,7 +213,9 @@ describe('ScriptedChatModel', () => {
     vi.useFakeTimers();
     const model = new ScriptedChatModel([{ text: 'late', delayMs: 60_000 }]);
     const controller = new AbortController();
-    const result = firstValueFrom(model.stream(ask('Hi', { signal: controller.signal }))).catch((e: unknown) => e);
+    const result = firstValueFrom(model.stream(ask('Hi', { signal: controller.signal }))).catch(
+      (e: unknown) => e,
+    );
     expect(vi.getTimerCount()).toBe(1);
     controller.abort();
     const error = await result;

@@ -33,7 +33,12 @@ describe('splitArguments', () => {
 describe('planTurn', () => {
   it('fills missing tool call ids, serialises object arguments and finishes with tool_calls', () => {
     const plan = planTurn(
-      { toolCalls: [{ name: 'a', arguments: { x: 1 } }, { id: 'mine', name: 'b', arguments: 'raw{' }] },
+      {
+        toolCalls: [
+          { name: 'a', arguments: { x: 1 } },
+          { id: 'mine', name: 'b', arguments: 'raw{' },
+        ],
+      },
       [],
       ids(),
     );
@@ -47,7 +52,11 @@ describe('planTurn', () => {
   it('estimates usage as ceil(chars / 4) of the messages and of the output', () => {
     const messages = [
       { role: 'user', content: 'abcdefgh' }, // 8
-      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: '{}' } }] }, // 3
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'f', arguments: '{}' } }],
+      }, // 3
       { role: 'tool', content: [{ type: 'text', text: 'ok' }] }, // 2
     ];
     const plan = planTurn({ text: 'hello', thinking: 'hm' }, messages, ids());

@@ -25,7 +25,11 @@ function validBody(): Body {
     messages: [
       { role: 'system', content: 'You are helpful.' },
       { role: 'user', content: 'Weather and time in Paris?', name: 'alice' },
-      { role: 'assistant', content: '', tool_calls: [call('call_1'), call('call_2', 'get_time', '{}')] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [call('call_1'), call('call_2', 'get_time', '{}')],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' },
       { role: 'tool', tool_call_id: 'call_2', content: '12:00' },
       { role: 'assistant', content: null, tool_calls: [call('call_3')] },
@@ -69,10 +73,22 @@ describe('validateChatRequest', () => {
 
   const cases: Array<[string, (body: Body) => unknown, string]> = [
     ['a body that is not an object', () => [], 'body: expected a JSON object, got an array'],
-    ['a missing model', (b) => ({ ...b, model: undefined }), "model: missing required parameter 'model'"],
-    ['missing messages', (b) => ({ ...b, messages: undefined }), "messages: missing required parameter 'messages'"],
+    [
+      'a missing model',
+      (b) => ({ ...b, model: undefined }),
+      "model: missing required parameter 'model'",
+    ],
+    [
+      'missing messages',
+      (b) => ({ ...b, messages: undefined }),
+      "messages: missing required parameter 'messages'",
+    ],
     ['empty messages', (b) => ({ ...b, messages: [] }), 'messages: empty array'],
-    ['messages that are not an array', (b) => ({ ...b, messages: 'hi' }), 'messages: expected an array, got a string'],
+    [
+      'messages that are not an array',
+      (b) => ({ ...b, messages: 'hi' }),
+      'messages: expected an array, got a string',
+    ],
     [
       'an unknown role',
       (b) => withMessages(b.messages[0]!, { role: 'bot', content: 'x' }),
@@ -117,13 +133,17 @@ describe('validateChatRequest', () => {
     ],
     [
       'tool calls without results at the end',
-      (b) => withMessages(user, { role: 'assistant', content: '', tool_calls: [call('call_1')] }),
+      () => withMessages(user, { role: 'assistant', content: '', tool_calls: [call('call_1')] }),
       'messages[1]: assistant tool_calls [call_1] have no tool results (each call needs a tool message with its tool_call_id before the end of the messages)',
     ],
     [
       'tool call arguments that are not valid JSON',
       (b) => {
-        b.messages[5] = { role: 'assistant', content: null, tool_calls: [call('call_3', 'get_weather', '{"city":')] };
+        b.messages[5] = {
+          role: 'assistant',
+          content: null,
+          tool_calls: [call('call_3', 'get_weather', '{"city":')],
+        };
         return b;
       },
       'messages[5].tool_calls[0].function.arguments: not valid JSON',
@@ -142,7 +162,11 @@ describe('validateChatRequest', () => {
     [
       'duplicate tool call ids in one message',
       () =>
-        withMessages(user, { role: 'assistant', content: '', tool_calls: [call('call_1'), call('call_1')] }),
+        withMessages(user, {
+          role: 'assistant',
+          content: '',
+          tool_calls: [call('call_1'), call('call_1')],
+        }),
       'messages[1].tool_calls[1].id: duplicate tool_call id call_1 (already used at messages[1].tool_calls[0])',
     ],
     [
@@ -169,13 +193,21 @@ describe('validateChatRequest', () => {
       () => withMessages(user, { role: 'tool', content: 'x' }),
       'messages[1].tool_call_id: a tool message needs the tool_call_id',
     ],
-    ['a user message without content', () => withMessages({ role: 'user' }), 'messages[0].content: missing content'],
+    [
+      'a user message without content',
+      () => withMessages({ role: 'user' }),
+      'messages[0].content: missing content',
+    ],
     [
       'a message name with a space',
       () => withMessages({ ...user, name: 'Alice Smith' }),
       'messages[0].name: "Alice Smith" does not match',
     ],
-    ['a message name with a slash', () => withMessages({ ...user, name: 'a/b' }), 'messages[0].name:'],
+    [
+      'a message name with a slash',
+      () => withMessages({ ...user, name: 'a/b' }),
+      'messages[0].name:',
+    ],
     [
       'tool_choice naming a function not in tools',
       (b) => ({ ...b, tool_choice: { type: 'function', function: { name: 'get_news' } } }),
@@ -208,7 +240,11 @@ describe('validateChatRequest', () => {
     ],
     [
       'a tool schema without function.name',
-      (b) => ({ ...b, tools: [{ type: 'function', function: { description: 'x' } }], tool_choice: 'auto' }),
+      (b) => ({
+        ...b,
+        tools: [{ type: 'function', function: { description: 'x' } }],
+        tool_choice: 'auto',
+      }),
       'tools[0].function.name: missing function name',
     ],
     [
@@ -226,7 +262,11 @@ describe('validateChatRequest', () => {
       (b) => ({ ...b, stream: false }),
       "stream_options: only allowed when 'stream' is true",
     ],
-    ['a temperature out of range', (b) => ({ ...b, temperature: 3 }), 'temperature: expected a number from 0 to 2, got 3'],
+    [
+      'a temperature out of range',
+      (b) => ({ ...b, temperature: 3 }),
+      'temperature: expected a number from 0 to 2, got 3',
+    ],
   ];
 
   it.each(cases)('rejects %s, naming what and where', (_, mutate, reason) => {

@@ -33,11 +33,11 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
       timer = undefined;
       inner.unsubscribe();
     };
-    const settle = (output: ToolOutput, isError: boolean, reason?: unknown): void => {
+    const settle = (output: ToolOutput, isError: boolean, abort?: { reason: unknown }): void => {
       if (settled) return;
       settled = true;
       release();
-      if (reason !== undefined) controller.abort(reason);
+      if (abort !== undefined) controller.abort(abort.reason);
       const result: ToolResultBlock = {
         type: 'tool_result',
         id: run.callId,
@@ -49,11 +49,9 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
     };
     const fail = (message: string): void => settle(`Tool "${tool.name}" ${message}`, true);
     function onAbort(): void {
-      settle(
-        `[interrupted] Tool "${tool.name}" was interrupted before it finished.`,
-        true,
-        context.signal.reason,
-      );
+      settle(`[interrupted] Tool "${tool.name}" was interrupted before it finished.`, true, {
+        reason: context.signal.reason,
+      });
     }
 
     if (context.signal.aborted) {
@@ -71,7 +69,7 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
         settle(
           `Tool "${tool.name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
           true,
-          reason,
+          { reason },
         );
       }, ms);
     }

@@ -1,4 +1,4 @@
-import { EMPTY, lastValueFrom, NEVER, Observable, of, Subject, throwError, toArray } from 'rxjs';
+import { EMPTY, lastValueFrom, NEVER, Observable, of, throwError, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
@@ -309,9 +309,11 @@ describe('Toolkit.execute', () => {
   it('times out with the toolkit timeout, aborting the tool signal', async () => {
     vi.useFakeTimers();
     let toolSignal: AbortSignal | undefined;
-    const toolkit = new Toolkit([make('slow', (_, ctx) => ((toolSignal = ctx.signal), NEVER))], {
-      timeoutMs: 50,
+    const slow = make('slow', (_, ctx) => {
+      toolSignal = ctx.signal;
+      return NEVER;
     });
+    const toolkit = new Toolkit([slow], { timeoutMs: 50 });
     const tracked = trackedContext();
     const done = run(toolkit, call('slow'), tracked.context);
     await vi.advanceTimersByTimeAsync(49);
@@ -339,12 +341,13 @@ describe('Toolkit.execute', () => {
 
   it('answers an abort of the call signal with [interrupted], aborting the tool signal', async () => {
     let toolSignal: AbortSignal | undefined;
-    const started = new Subject<void>();
-    const toolkit = new Toolkit([
-      make('t', (_, ctx) => ((toolSignal = ctx.signal), started.next(), NEVER)),
-    ]);
     const tracked = trackedContext();
-    started.subscribe(() => tracked.controller.abort());
+    const interruptedWhileRunning = make('t', (_, ctx) => {
+      toolSignal = ctx.signal;
+      queueMicrotask(() => tracked.controller.abort());
+      return NEVER;
+    });
+    const toolkit = new Toolkit([interruptedWhileRunning]);
     const [event] = await run(toolkit, call('t'), tracked.context);
     expect(event).toMatchObject({ type: 'result', result: { isError: true, name: 't' } });
     expect(event?.type === 'result' && event.result.output).toMatch(/^\[interrupted\] Tool "t"/);

@@ -1,6 +1,7 @@
 import {
   type ActingChunkEvent,
   type JsonObject,
+  type JsonValue,
   type PostActingEvent,
   type PreActingEvent,
   type ToolResultBlock,
@@ -44,9 +45,14 @@ export function runToolCall(
       event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id },
     ),
     concatMap((toolCall) =>
-      execute(host, state, toolCall, setup).pipe(
-        concatMap((result) => postActing(host, toolCall, result)),
-      ),
+      // Raw (invalid) argument text counts only while no hook replaced the input.
+      execute(
+        host,
+        state,
+        toolCall,
+        toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined,
+        setup,
+      ).pipe(concatMap((result) => postActing(host, toolCall, result))),
     ),
   );
 }
@@ -55,10 +61,10 @@ function execute(
   host: StepHost,
   state: ReActCallState,
   call: ToolUseBlock,
+  raw: JsonValue | undefined,
   setup: ToolCallSetup,
 ): Observable<ToolResultBlock> {
   return defer(() => {
-    const raw = setup.invalidArguments[call.id];
     const tool = state.toolkit.get(call.name);
     const key = `${call.name}\u0000${stableStringify(call.input)}`;
     const dedupe =

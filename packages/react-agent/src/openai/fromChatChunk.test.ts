@@ -118,7 +118,7 @@ describe('fromChatCompletion', () => {
         },
       ],
       usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
-    } as ChatCompletion;
+    } as unknown as ChatCompletion;
     expect(fromChatCompletion(completion)).toEqual({
       text: 'Looking.',
       thinking: 'User wants weather.',

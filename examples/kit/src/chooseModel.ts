@@ -1,0 +1,42 @@
+import type { ChatModel } from '@rxagent/core';
+import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
+import { OpenAIChatModel } from '@rxagent/react-agent';
+
+/** Which model an example runs on. */
+export interface ModelChoice {
+  readonly model: ChatModel;
+  readonly mode: 'offline' | 'live';
+  /** One line for the top of the output, saying which mode is running. */
+  readonly banner: string;
+}
+
+/** Whether the environment points at a real OpenAI-compatible endpoint. */
+export function liveModelConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env['OPENAI_API_KEY'] || env['OPENAI_BASE_URL']);
+}
+
+/**
+ * The real model when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set (with `OPENAI_MODEL`,
+ * default `gpt-4o-mini`), else a `ScriptedChatModel` playing `script`: hooks, tools,
+ * interrupts and state all run for real; only the model's words are scripted.
+ */
+export function chooseModel(
+  script: () => ScriptedReply[],
+  env: NodeJS.ProcessEnv = process.env,
+): ModelChoice {
+  if (liveModelConfigured(env)) {
+    const name = env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
+    const where = env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1';
+    return {
+      model: new OpenAIChatModel({ model: name }),
+      mode: 'live',
+      banner: `mode: live — model ${name} at ${where}`,
+    };
+  }
+  return {
+    model: new ScriptedChatModel(script(), { modelName: 'scripted' }),
+    mode: 'offline',
+    banner:
+      'mode: offline — a scripted model plays the scenario (set OPENAI_API_KEY or OPENAI_BASE_URL to use a real model)',
+  };
+}

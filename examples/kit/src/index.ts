@@ -1,0 +1,1 @@
+export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';

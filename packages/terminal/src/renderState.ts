@@ -1,0 +1,40 @@
+/**
+ * What the renderer remembers between events. Immutable: `formatEvent` returns the next
+ * state, so the core stays a pure function that tests drive without a terminal.
+ */
+export interface RenderState {
+  /** Whether output carries ANSI colours. */
+  readonly color: boolean;
+  /** Whether streamed `thinking` deltas are printed (dimmed). */
+  readonly showThinking: boolean;
+  /** When the call started (milliseconds, from the renderer's clock). */
+  readonly startedAt: number;
+  /** The stream the current output line belongs to, while one is open (no newline yet). */
+  readonly open: 'text' | 'thinking' | undefined;
+  /** Whether the last character written was a newline (or nothing was written yet). */
+  readonly atLineStart: boolean;
+  /** The id of the last reply whose text was streamed, so the reply is not printed twice. */
+  readonly streamedId: string | undefined;
+  /** Whether an `error` event was already printed, so the final error line is not repeated. */
+  readonly errorShown: boolean;
+}
+
+/** Options of `initialRenderState`. */
+export interface RenderStateOptions {
+  readonly color?: boolean;
+  readonly showThinking?: boolean;
+  readonly startedAt?: number;
+}
+
+/** The state before the first event: no colour, thinking hidden, started at 0 unless given. */
+export function initialRenderState(options: RenderStateOptions = {}): RenderState {
+  return {
+    color: options.color ?? false,
+    showThinking: options.showThinking ?? false,
+    startedAt: options.startedAt ?? 0,
+    open: undefined,
+    atLineStart: true,
+    streamedId: undefined,
+    errorShown: false,
+  };
+}

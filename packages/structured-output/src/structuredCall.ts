@@ -68,15 +68,15 @@ export class StructuredCall {
 }
 
 /**
- * The call state of a StructuredOutputAgent call: a ReActCallState whose toolkit is the
- * agent's toolkit extended with this call's `generate_response` (for structured calls), plus
- * the ids of the messages memory held when the call started.
+ * The state of a structured call: a ReActCallState whose toolkit is the agent's toolkit
+ * extended with this call's `generate_response` (so the tool never leaks to other agents
+ * sharing the toolkit), plus the ids of the messages memory held when the call started.
  */
 export class StructuredCallState extends ReActCallState {
   constructor(
     context: CallContext,
     toolkit: Toolkit,
-    readonly structured: StructuredCall | undefined,
+    readonly structured: StructuredCall,
     readonly preexisting: ReadonlySet<string>,
   ) {
     super(context, toolkit);

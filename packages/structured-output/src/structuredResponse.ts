@@ -1,0 +1,40 @@
+import { createMsg, InterruptedError, type JsonValue, type Msg, StructuredOutputError } from '@rxagent/core';
+
+/**
+ * The type of the response a schema describes: the output type of a zod v4 or v3 schema
+ * (after defaults and transforms), or `JsonValue` for a plain JSON Schema.
+ */
+export type StructuredResponse<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : JsonValue;
+
+/**
+ * The assistant message that carries a structured response: `metadata.response` is the
+ * validated value and the text is its JSON. It is both the stored answer and the reply.
+ */
+export function responseMsg(agentName: string, response: unknown): Msg {
+  return createMsg({
+    name: agentName,
+    role: 'assistant',
+    content: JSON.stringify(response) ?? 'null',
+    metadata: { response: response as JsonValue },
+  });
+}
+
+/**
+ * The response carried by the reply of a structured call. Throws `InterruptedError` when
+ * the call was interrupted, and `StructuredOutputError` when it ended without a response
+ * (a hook stopped it to review a tool call: calling again resumes it).
+ */
+export function responseOf<T>(reply: Msg, agentName: string): T {
+  const reason = reply.metadata['generateReason'];
+  if (reason === 'structured_output') return reply.metadata['response'] as T;
+  if (reason === 'interrupted') throw new InterruptedError(agentName);
+  const lastProblem = `the call ended with generateReason "${String(reason)}" before a response was produced`;
+  throw new StructuredOutputError(
+    `Agent "${agentName}": ${lastProblem}. A hook stopped it; call again (with the same structuredOutput) to resume.`,
+    { lastProblem },
+  );
+}

@@ -1,0 +1,212 @@
+import {
+  type AgentEvent,
+  type HookEventSnapshot,
+  isJsonObject,
+  type Msg,
+  type ReplyEvent,
+  textOf,
+  toolOutputText,
+  toolUses,
+} from '@rxagent/core';
+import type { RenderState } from './renderState.js';
+import { type Style, styleFor } from './style.js';
+import { compactJson, firstLine, formatElapsed, formatUsage, truncate } from './text.js';
+
+/** What one event renders to: the text to write (possibly empty) and the next state. */
+export interface Rendered {
+  readonly text: string;
+  readonly state: RenderState;
+}
+
+type Snapshot<T extends HookEventSnapshot['type']> = Extract<HookEventSnapshot, { type: T }>;
+
+/** Longest tool-argument JSON or tool-result line shown, so one call never floods the screen. */
+const LINE_LIMIT = 160;
+
+/**
+ * Renders one `stream()` event as terminal text. Pure: the same event and state always give
+ * the same text and next state, so it is tested without a TTY. Streamed reply text is
+ * returned as the delta alone (no newline, never the whole reply again), so rendering a
+ * reply costs O(its length); every other event renders as whole lines, closing an open
+ * stream line first. `now` (same clock as `state.startedAt`) times the final line.
+ *
+ * @example
+ * ```ts
+ * let state = initialRenderState({ startedAt: Date.now() });
+ * agent.stream(userMsg('Hi')).subscribe((event) => {
+ *   const rendered = formatEvent(event, state, Date.now());
+ *   process.stdout.write(rendered.text);
+ *   state = rendered.state;
+ * });
+ * ```
+ */
+export function formatEvent(event: AgentEvent, state: RenderState, now: number): Rendered {
+  const style = styleFor(state.color);
+  switch (event.type) {
+    case 'reasoningChunk':
+      return formatChunk(event, state, style);
+    case 'preReasoning':
+      return lines(state, preReasoningLines(event, style));
+    case 'preActing':
+      return lines(state, [toolCallLine(event.toolCall.name, event.toolCall.input, style)]);
+    case 'postActing':
+      return lines(state, [toolResultLine(event, style)]);
+    case 'preSummary':
+      return lines(state, [
+        style.yellow('↯ step limit reached: one last answer without tools'),
+      ]);
+    case 'error':
+      return {
+        ...lines(state, [style.red(`✗ error: ${errorMessage(event.error)}`)]),
+        state: { ...closed(state), errorShown: true },
+      };
+    case 'reply':
+      return lines(state, replyLines(event, state, style, now));
+    default:
+      return lines(state, []);
+  }
+}
+
+/**
+ * Renders the end of a stream that did not end with a reply: closes an open stream line and,
+ * for an error not already shown by an `error` event, prints it with the elapsed time.
+ */
+export function formatEnd(state: RenderState, now: number, error?: unknown): Rendered {
+  if (error === undefined || state.errorShown) return lines(state, []);
+  const style = styleFor(state.color);
+  const elapsed = formatElapsed(now - state.startedAt);
+  return lines(state, [style.red(`✗ failed after ${elapsed}: ${errorMessage(error)}`)]);
+}
+
+function formatChunk(event: Snapshot<'reasoningChunk'>, state: RenderState, style: Style): Rendered {
+  let text = '';
+  let next = state;
+  const name = event.agent.name;
+  const { thinking, text: delta } = event.delta;
+  if (thinking && state.showThinking) {
+    if (next.open !== 'thinking') {
+      text += `${closing(next)}${style.dim(`${name} (thinking): `)}`;
+      next = { ...next, open: 'thinking' };
+    }
+    text += style.dim(thinking);
+    next = { ...next, atLineStart: thinking.endsWith('\n') };
+  }
+  if (delta) {
+    if (next.open !== 'text') {
+      text += `${closing(next)}${style.bold(style.cyan(`${name}:`))} `;
+      next = { ...next, open: 'text' };
+    }
+    text += delta;
+    next = { ...next, atLineStart: delta.endsWith('\n'), streamedId: event.accumulated.id };
+  }
+  return { text, state: next };
+}
+
+/** Framework feedback the model is about to read, and a forced tool choice. */
+function preReasoningLines(event: Snapshot<'preReasoning'>, style: Style): string[] {
+  const out: string[] = [];
+  const last = event.messages[event.messages.length - 1];
+  if (last !== undefined && last.role === 'user' && last.name === 'system') {
+    const text = textOf(last);
+    if (last.metadata['feedback'] === 'judge') {
+      const feedback = text.replace(/^\[Judge feedback\]\s*/, '');
+      out.push(style.yellow(`⚖ judge rejected the draft: ${truncate(firstLine(feedback), LINE_LIMIT)}`));
+    } else {
+      out.push(style.dim(`↳ system: ${truncate(firstLine(text), LINE_LIMIT)}`));
+    }
+  }
+  const choice = event.toolChoice;
+  if (typeof choice === 'object') out.push(style.dim(`↳ tool choice forced: ${choice.name}`));
+  return out;
+}
+
+function toolCallLine(name: string, input: unknown, style: Style): string {
+  return `${style.magenta(`→ ${name}`)} ${style.dim(truncate(compactJson(input), LINE_LIMIT))}`;
+}
+
+function toolResultLine(event: Snapshot<'postActing'>, style: Style): string {
+  const { result } = event;
+  const output = truncate(firstLine(toolOutputText(result)), LINE_LIMIT) || '(empty)';
+  if (result.isError) return style.red(`✗ ${result.name}: ${output}`);
+  const mark = output.startsWith('[duplicate]') ? style.yellow('↺') : style.green('←');
+  return `${mark} ${style.magenta(result.name)}: ${output}`;
+}
+
+function replyLines(event: ReplyEvent, state: RenderState, style: Style, now: number): string[] {
+  const { msg } = event;
+  const out: string[] = [];
+  const text = textOf(msg);
+  if (text !== '' && msg.id !== state.streamedId) {
+    out.push(`${style.bold(style.cyan(`${msg.name}:`))} ${text}`);
+  }
+  out.push(...reasonLines(msg, style));
+  const judge = judgeLine(msg.metadata['finishGuard']);
+  if (judge !== undefined) out.push(style.yellow(judge));
+  const parts = [formatElapsed(now - state.startedAt)];
+  const usage = formatUsage(msg.metadata['usage']);
+  if (usage !== undefined) parts.push(usage);
+  out.push(`${style.green('✓')} ${style.dim(parts.join(' · '))}`);
+  return out;
+}
+
+/** Why the call ended, when it is not a plain final answer. */
+function reasonLines(msg: Msg, style: Style): string[] {
+  switch (msg.metadata['generateReason']) {
+    case 'interrupted':
+      return [style.yellow('⏹ interrupted')];
+    case 'tool_calls_stopped':
+      return [
+        style.yellow('⏸ stopped before running tools; pending for approval:'),
+        ...toolUses(msg).map((call) => `  ${toolCallLine(call.name, call.input, style)}`),
+      ];
+    case 'acting_stopped':
+      return [style.yellow('⏸ stopped after running tools')];
+    case 'max_iterations':
+      return [style.yellow('↯ ended at the step limit')];
+    case 'structured_output': {
+      const response = compactJson(msg.metadata['response']);
+      return [`${style.green('◆ structured response')} ${truncate(response, 2 * LINE_LIMIT)}`];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The finish guard's verdict recorded on the reply (`metadata.finishGuard`). */
+function judgeLine(details: unknown): string | undefined {
+  if (!isJsonObject(details)) return undefined;
+  const rejections = typeof details['rejections'] === 'number' ? details['rejections'] : 0;
+  const after = rejections > 0 ? ` after ${rejections} rejection${rejections === 1 ? '' : 's'}` : '';
+  switch (details['verdict']) {
+    case 'pass':
+      return `⚖ judge: pass${after}`;
+    case 'max_retries':
+      return `⚖ judge: let through${after} (retry limit reached)`;
+    case 'guard_error':
+      return `⚖ judge failed, answer let through: ${String(details['error'])}`;
+    case 'unreadable':
+      return '⚖ judge: unreadable verdict, answer let through';
+    default:
+      return details['pass'] === true ? `⚖ judge: pass${after}` : undefined;
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A newline when a stream line is open and not yet ended. */
+function closing(state: RenderState): string {
+  return state.open !== undefined && !state.atLineStart ? '\n' : '';
+}
+
+function closed(state: RenderState): RenderState {
+  return { ...state, open: undefined, atLineStart: true };
+}
+
+/** Closes an open stream line, then writes each of `out` as a whole line. */
+function lines(state: RenderState, out: readonly string[]): Rendered {
+  if (out.length === 0 && state.open === undefined) return { text: '', state };
+  const text = closing(state) + out.map((line) => `${line}\n`).join('');
+  return { text, state: closed(state) };
+}

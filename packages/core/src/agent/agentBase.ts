@@ -191,7 +191,7 @@ export abstract class AgentBase {
    * then left as it was.
    */
   loadStateDict(state: JsonObject): void {
-    if (this.#active) throw new AgentBusyError(this.name);
+
     if (!isJsonObject(state))
       throw new StateError(`${this.name}: state must be a JSON object.`, '');
     if (state['version'] !== STATE_VERSION) {

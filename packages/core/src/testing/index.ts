@@ -11,5 +11,14 @@ export {
   type StrictOpenAIServerOptions,
   startStrictOpenAIServer,
 } from './strictOpenAIServer.js';
-export { EchoAgent } from './testAgents.js';
+export {
+  DelayedAgent,
+  type DelayedAgentOptions,
+  EchoAgent,
+  type EchoAgentOptions,
+  FailingAgent,
+  type FailingAgentOptions,
+  ManualAgent,
+  RecordingAgent,
+} from './testAgents.js';
 export { validateChatRequest } from './validateChatRequest.js';

@@ -1,0 +1,11 @@
+export { GENERATE_RESPONSE, responseParameters } from './responseTool.js';
+export {
+  StructuredOutputAgent,
+  type StructuredOutputAgentOptions,
+} from './structuredOutputAgent.js';
+export {
+  isStructuredOutputReminder,
+  StructuredOutputReminder,
+} from './structuredOutputReminder.js';
+export type { StructuredResponse } from './structuredResponse.js';
+export { wrapResponseSchema } from './wrapResponseSchema.js';

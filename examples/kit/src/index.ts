@@ -1,1 +1,4 @@
+export { type CapturedOutput, captureOutput } from './captureOutput.js';
 export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';
+export { isEntryPoint, runMain } from './runMain.js';
+export { lastToolOutput, type SeenToolOutput, toolOutputs } from './toolOutputs.js';

@@ -102,11 +102,8 @@ export const estimateBudget: Tool<z.infer<typeof estimateArgs>> = tool({
     const total = rooms + meeting + transport;
     const margin = budget - total;
     return [
-      `${found.name}, ${people} people, ${nights} night(s), ${days} day(s):`,
-      `rooms ${rooms} + meeting room ${meeting} + transport ${transport} = ${total} CNY`,
-      margin >= 0
-        ? `within budget: ${margin} CNY left of ${budget} (${Math.round((margin / budget) * 100)}%)`
-        : `OVER budget by ${-margin} CNY (budget ${budget})`,
+      `${found.name}: ${total} CNY total, ${margin >= 0 ? `within budget (${margin} CNY left of ${budget})` : `OVER budget by ${-margin} CNY`}`,
+      `${people} people, ${nights} night(s), ${days} day(s): rooms ${rooms} + meeting room ${meeting} + transport ${transport}`,
     ].join('\n');
   },
 });

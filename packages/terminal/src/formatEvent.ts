@@ -52,9 +52,7 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
     case 'postActing':
       return lines(state, [toolResultLine(event, style)]);
     case 'preSummary':
-      return lines(state, [
-        style.yellow('↯ step limit reached: one last answer without tools'),
-      ]);
+      return lines(state, [style.yellow('↯ step limit reached: one last answer without tools')]);
     case 'error':
       return {
         ...lines(state, [style.red(`✗ error: ${errorMessage(event.error)}`)]),
@@ -78,7 +76,11 @@ export function formatEnd(state: RenderState, now: number, error?: unknown): Ren
   return lines(state, [style.red(`✗ failed after ${elapsed}: ${errorMessage(error)}`)]);
 }
 
-function formatChunk(event: Snapshot<'reasoningChunk'>, state: RenderState, style: Style): Rendered {
+function formatChunk(
+  event: Snapshot<'reasoningChunk'>,
+  state: RenderState,
+  style: Style,
+): Rendered {
   let text = '';
   let next = state;
   const name = event.agent.name;
@@ -110,7 +112,9 @@ function preReasoningLines(event: Snapshot<'preReasoning'>, style: Style): strin
     const text = textOf(last);
     if (last.metadata['feedback'] === 'judge') {
       const feedback = text.replace(/^\[Judge feedback\]\s*/, '');
-      out.push(style.yellow(`⚖ judge rejected the draft: ${truncate(firstLine(feedback), LINE_LIMIT)}`));
+      out.push(
+        style.yellow(`⚖ judge rejected the draft: ${truncate(firstLine(feedback), LINE_LIMIT)}`),
+      );
     } else {
       out.push(style.dim(`↳ system: ${truncate(firstLine(text), LINE_LIMIT)}`));
     }
@@ -176,7 +180,8 @@ function reasonLines(msg: Msg, style: Style): string[] {
 function judgeLine(details: unknown): string | undefined {
   if (!isJsonObject(details)) return undefined;
   const rejections = typeof details['rejections'] === 'number' ? details['rejections'] : 0;
-  const after = rejections > 0 ? ` after ${rejections} rejection${rejections === 1 ? '' : 's'}` : '';
+  const after =
+    rejections > 0 ? ` after ${rejections} rejection${rejections === 1 ? '' : 's'}` : '';
   switch (details['verdict']) {
     case 'pass':
       return `⚖ judge: pass${after}`;

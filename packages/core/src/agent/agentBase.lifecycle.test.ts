@@ -53,7 +53,7 @@ class Listener extends AgentBase {
     super({ name });
   }
 
-  protected doCall(): Observable<Msg> {
+  protected doCall(_msgs: Msg[]): Observable<Msg> {
     return EMPTY;
   }
 
@@ -480,7 +480,12 @@ describe('AgentBase broadcast', () => {
 
   it('sends to an agent that is in two hubs once, and never to the agent itself', async () => {
     const log: string[] = [];
-    const agent = new TestAgent();
+    class Speaker extends Listener {
+      protected override doCall(msgs: Msg[]): Observable<Msg> {
+        return of(assistantMsg(msgs.map(textOf).join(' ')));
+      }
+    }
+    const agent = new Speaker('speaker', log);
     const alice = new Listener('alice', log);
     const bob = new Listener('bob', log);
     agent.resetSubscribers('hub-1', [agent, alice]);

@@ -191,7 +191,7 @@ export abstract class AgentBase {
    * then left as it was.
    */
   loadStateDict(state: JsonObject): void {
-
+    if (this.#active) throw new AgentBusyError(this.name);
     if (!isJsonObject(state))
       throw new StateError(`${this.name}: state must be a JSON object.`, '');
     if (state['version'] !== STATE_VERSION) {
@@ -416,7 +416,6 @@ export abstract class AgentBase {
   }
 
   #fail(error: unknown, call: ActiveCall): Observable<never> {
-    if (call.cancelled) return throwError(() => error);
     const event: ErrorEvent = { type: 'error', agent: this, error };
     const hooks = this.#hooks.merged(systemHooks);
     const sink = call.sink;

@@ -1,0 +1,61 @@
+/** Sizes of every suite: the full run (under 5 minutes on 2 cores) or a `--quick` smoke run. */
+export interface BenchConfig {
+  readonly quick: boolean;
+  /** Interleaved rounds per comparison. */
+  readonly rounds: number;
+  /** Conversations per sample in the sequential HTTP suite. */
+  readonly httpRuns: number;
+  /** Conversations in flight at once in the concurrent HTTP suite. */
+  readonly concurrency: number;
+  /** Conversations per sample in the concurrent HTTP suite. */
+  readonly concurrentRuns: number;
+  /** Conversations per sample in the in-process suite. */
+  readonly inProcessRuns: number;
+  /** `call()`s per sample in the hook-overhead suite. */
+  readonly hookCalls: number;
+  /** Agents parked at a model call at once in the memory suite. */
+  readonly parkedAgents: number;
+  /** Rounds of the parked-agents measurement. */
+  readonly parkedRounds: number;
+  /** Calls aborted mid-stream in the memory suite. */
+  readonly abortedCalls: number;
+  /** Rounds of the streaming suite. */
+  readonly streamingRounds: number;
+  /** Fresh processes per import-time sample. */
+  readonly importRuns: number;
+}
+
+const FULL: BenchConfig = {
+  quick: false,
+  rounds: 9,
+  httpRuns: 40,
+  concurrency: 16,
+  concurrentRuns: 128,
+  inProcessRuns: 400,
+  hookCalls: 20_000,
+  parkedAgents: 1_000,
+  parkedRounds: 3,
+  abortedCalls: 10_000,
+  streamingRounds: 7,
+  importRuns: 9,
+};
+
+const QUICK: BenchConfig = {
+  quick: true,
+  rounds: 3,
+  httpRuns: 10,
+  concurrency: 8,
+  concurrentRuns: 32,
+  inProcessRuns: 100,
+  hookCalls: 5_000,
+  parkedAgents: 200,
+  parkedRounds: 1,
+  abortedCalls: 1_000,
+  streamingRounds: 3,
+  importRuns: 3,
+};
+
+/** The configuration for these command-line arguments. */
+export function configFrom(args: readonly string[]): BenchConfig {
+  return args.includes('--quick') ? QUICK : FULL;
+}

@@ -1,0 +1,47 @@
+import type { Contender } from '../contenders/contender.js';
+import { fetchLoop } from '../contenders/fetchLoop.js';
+import { rxagentHttp } from '../contenders/rxagentHttp.js';
+import { sdkLoop } from '../contenders/sdkLoop.js';
+import type { BenchConfig } from '../lib/config.js';
+import { interleave } from '../lib/interleave.js';
+import { row, type SuiteResult } from '../lib/result.js';
+import { pairRatios, pool } from '../lib/stats.js';
+import { CALLS_PER_RUN, FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
+import type { ServerProcess } from '../server/serverProcess.js';
+
+/** Suite 2: C conversations in flight at once (one agent each); conversations per second. */
+export async function httpConcurrent(server: ServerProcess, config: BenchConfig): Promise<SuiteResult> {
+  const contenders: Contender[] = [
+    rxagentHttp(server.baseURL),
+    sdkLoop(server.baseURL),
+    fetchLoop(server.baseURL),
+  ];
+  const samples = await interleave(
+    contenders.map((contender) => ({
+      label: contender.label,
+      sample: async () => {
+        const t0 = performance.now();
+        await pool(config.concurrentRuns, config.concurrency, async () => {
+          const answer = await contender.run(USER_PROMPT);
+          if (answer !== FINAL_ANSWER) throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
+        });
+        return { value: config.concurrentRuns / ((performance.now() - t0) / 1000) };
+      },
+    })),
+    config.rounds,
+    1,
+  );
+  await server.assertNoRejections();
+  const get = (label: string) => samples.get(label);
+  return {
+    id: 'httpConcurrent',
+    title: `HTTP concurrent: ${config.concurrency} conversations in flight, ${config.concurrentRuns} per sample (${CALLS_PER_RUN} model calls each), ${config.rounds} rounds`,
+    rows: [
+      ...contenders.map((c) => row(`${c.label}: conversations per second`, '/s', get(c.label))),
+      row('rxagent / openai SDK loop (throughput)', '×', pairRatios(get('rxagent'), get('openai SDK loop'))),
+      row('rxagent / fetch loop (throughput)', '×', pairRatios(get('rxagent'), get('fetch loop'))),
+    ],
+    budgets: [],
+    details: { samples: samples.toJSON() },
+  };
+}

@@ -1,0 +1,77 @@
+import type { Contender } from '../contenders/contender.js';
+import { fetchLoop } from '../contenders/fetchLoop.js';
+import { rxagentHttp } from '../contenders/rxagentHttp.js';
+import { sdkLoop } from '../contenders/sdkLoop.js';
+import type { BenchConfig } from '../lib/config.js';
+import { interleave } from '../lib/interleave.js';
+import { nodeHttpFetch } from '../lib/nodeHttpFetch.js';
+import { atMost, row, type SuiteResult } from '../lib/result.js';
+import { pairRatios } from '../lib/stats.js';
+import { CALLS_PER_RUN, FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
+import type { ServerProcess } from '../server/serverProcess.js';
+
+/**
+ * Suite 1: M conversations one after another over HTTP, per contender, interleaved. Reports
+ * wall-clock µs per model call, the client's CPU µs per model call (the server runs in its
+ * own process) and rxagent's ratio to each baseline, round by round.
+ */
+export async function httpSequential(server: ServerProcess, config: BenchConfig): Promise<SuiteResult> {
+  const httpFetch = nodeHttpFetch();
+  const contenders: Contender[] = [
+    rxagentHttp(server.baseURL),
+    sdkLoop(server.baseURL),
+    fetchLoop(server.baseURL),
+    rxagentHttp(server.baseURL, 'rxagent + node:http fetch', httpFetch),
+    sdkLoop(server.baseURL, 'openai SDK loop + node:http fetch', httpFetch),
+  ];
+  const calls = config.httpRuns * CALLS_PER_RUN;
+  const samples = await interleave(
+    contenders.map((contender) => ({
+      label: contender.label,
+      sample: async () => {
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        for (let i = 0; i < config.httpRuns; i++) {
+          const answer = await contender.run(USER_PROMPT);
+          if (answer !== FINAL_ANSWER) throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
+        }
+        const wall = ((performance.now() - t0) * 1000) / calls;
+        const used = process.cpuUsage(cpu0);
+        return { wall, cpu: (used.user + used.system) / calls };
+      },
+    })),
+    config.rounds,
+    2,
+  );
+  await server.assertNoRejections();
+  const get = (label: string) => samples.get(label, 'wall');
+  const cpu = (label: string) => samples.get(label, 'cpu');
+  const rx = get('rxagent');
+  const sdk = get('openai SDK loop');
+  const sdkRatio = pairRatios(rx, sdk);
+  return {
+    id: 'httpSequential',
+    title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.rounds} rounds`,
+    rows: [
+      ...contenders.map((c) => row(`${c.label}: wall per model call`, 'µs', get(c.label))),
+      ...contenders.map((c) => row(`${c.label}: client CPU per model call`, 'µs', cpu(c.label))),
+      row('rxagent / openai SDK loop (wall)', '×', sdkRatio),
+      row('rxagent / fetch loop (wall)', '×', pairRatios(rx, get('fetch loop'))),
+      row('rxagent / openai SDK loop (client CPU)', '×', pairRatios(cpu('rxagent'), cpu('openai SDK loop'))),
+      row(
+        'rxagent + node:http fetch / openai SDK loop (wall)',
+        '×',
+        pairRatios(get('rxagent + node:http fetch'), sdk),
+      ),
+      row(
+        'rxagent + node:http fetch / openai SDK loop + node:http fetch (wall)',
+        '×',
+        pairRatios(get('rxagent + node:http fetch'), get('openai SDK loop + node:http fetch')),
+      ),
+    ],
+    budgets: [
+      atMost('HTTP sequential: rxagent ≤ 1.10 × the openai SDK loop per model call', row('', '', sdkRatio).median, 1.1, '×'),
+    ],
+    details: { samples: samples.toJSON() },
+  };
+}

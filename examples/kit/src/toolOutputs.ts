@@ -1,0 +1,34 @@
+import type { ChatRequest } from '@rxagent/core';
+
+/** One tool result as a model request carries it. */
+export interface SeenToolOutput {
+  readonly name: string;
+  readonly callId: string;
+  readonly content: string;
+}
+
+/**
+ * The tool results in a model request, in order, each named after the tool that produced it.
+ * Offline scripts read them to answer from the real tool output, so the offline run shows
+ * real data flowing through the agent rather than canned numbers.
+ */
+export function toolOutputs(request: ChatRequest): SeenToolOutput[] {
+  const names = new Map<string, string>();
+  const outputs: SeenToolOutput[] = [];
+  for (const message of request.messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+    } else if (message.role === 'tool') {
+      const name = names.get(message.tool_call_id) ?? 'unknown';
+      outputs.push({ name, callId: message.tool_call_id, content: message.content });
+    }
+  }
+  return outputs;
+}
+
+/** The content of the latest result of tool `name` in the request, or `undefined`. */
+export function lastToolOutput(request: ChatRequest, name: string): string | undefined {
+  return toolOutputs(request)
+    .filter((output) => output.name === name)
+    .at(-1)?.content;
+}

@@ -1,0 +1,147 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  fanoutPipeline,
+  type Msg,
+  msgHub,
+  sequentialPipeline,
+  textOf,
+  userMsg,
+} from '@rxagent/core';
+import { chooseModel } from '@rxagent/example-kit';
+import type { ReActAgent } from '@rxagent/react-agent';
+import { concatMap, defer, lastValueFrom } from 'rxjs';
+import { type Out, renderHook } from './renderHook.js';
+import { BUDGET, criticScript, plannerScript, TEAM_SIZE, writerScript } from './script.js';
+import { createTeam } from './team.js';
+
+/** Options of `main`. */
+export interface TeamHubOptions {
+  /** Where to print (default `process.stdout`). */
+  readonly out?: Out;
+  /** Environment that selects the model (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** What a run produced, for tests and callers. */
+export interface TeamHubResult {
+  readonly mode: 'offline' | 'live';
+  /** planner, critic, writer: their memories show who heard what. */
+  readonly agents: readonly ReActAgent[];
+  /** The three turns of the sequential round, in speaking order. */
+  readonly turns: readonly Msg[];
+  /** Who spoke in the messages the writer sent to its model (excluding itself). */
+  readonly writerHeard: readonly { name: string; text: string }[];
+  /** The fan-out answers, in agent order. */
+  readonly fanout: readonly Msg[];
+  /** Who finished first in the fan-out round. */
+  readonly arrivals: readonly string[];
+}
+
+const TOPIC =
+  `Plan a two-day team offsite in Hangzhou for ${TEAM_SIZE} people, one night, ` +
+  `budget ${BUDGET} CNY all in (rooms, meeting room, transport from Shanghai).`;
+const QUESTION =
+  'Quick round, one sentence each: what is the biggest risk for this offsite from where you stand?';
+
+/**
+ * Three agents in a MsgHub: the planner, the critic and the writer speak in turn through a
+ * sequential pipeline, each hearing the others (the hub has every participant observe every
+ * reply); then all three answer one question at once in a fan-out round.
+ */
+export async function main(options: TeamHubOptions = {}): Promise<TeamHubResult> {
+  const out = options.out ?? process.stdout;
+  const planner = chooseModel(plannerScript, options.env);
+  const critic = chooseModel(criticScript, options.env);
+  const writer = chooseModel(writerScript, options.env);
+  out.write(`${planner.banner}\n\n`);
+
+  const team = createTeam({ planner: planner.model, critic: critic.model, writer: writer.model });
+  const agents = [team.planner, team.critic, team.writer];
+  let fanningOut = false;
+  for (const agent of agents) agent.addHook(renderHook(out, () => fanningOut));
+  const turns: Msg[] = [];
+  const arrivals: string[] = [];
+  for (const agent of agents) {
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type !== 'postCall') return;
+        if (fanningOut) arrivals.push(event.reply.name);
+        else turns.push(event.reply);
+      },
+    });
+  }
+  let writerHeard: { name: string; text: string }[] = [];
+  const removeSpy = team.writer.addHook({
+    onEvent(event) {
+      if (event.type !== 'preReasoning') return;
+      writerHeard = event.messages
+        .filter((msg) => msg.name !== 'writer' && msg.role !== 'tool')
+        .map((msg) => ({ name: msg.name, text: textOf(msg) }));
+      removeSpy();
+    },
+  });
+
+  out.write(`user: ${TOPIC}\n\n── round 1: the team speaks in turn (sequentialPipeline in a MsgHub)\n`);
+  const hub = { participants: agents, announcement: userMsg(TOPIC), name: 'offsite' };
+  const fanout = await lastValueFrom(
+    msgHub(hub, (room) =>
+      sequentialPipeline(agents).pipe(
+        concatMap(() =>
+          defer(() => {
+            printWhoHeardWhat(out, agents, writerHeard);
+            out.write(`\n── round 2: fan-out, everyone answers at once\nuser: ${QUESTION}\n`);
+            // Independent answers: nobody hears the others while the three calls run at once.
+            room.setAutoBroadcast(false);
+            fanningOut = true;
+            return fanoutPipeline(agents, userMsg(QUESTION));
+          }),
+        ),
+      ),
+    ),
+  );
+  fanningOut = false;
+  out.write(`  (answers arrived in the order ${arrivals.join(', ')}; listed in agent order)\n`);
+  for (const reply of fanout) out.write(`  ${reply.name}: ${textOf(reply)}\n`);
+  return { mode: planner.mode, agents, turns, writerHeard, fanout, arrivals };
+}
+
+function printWhoHeardWhat(
+  out: Out,
+  agents: readonly ReActAgent[],
+  writerHeard: readonly { name: string; text: string }[],
+): void {
+  out.write('\n── who heard what (from each agent’s memory)\n');
+  for (const agent of agents) {
+    const speakers = agent.memory
+      .messages()
+      .filter((msg) => msg.name !== agent.name && msg.role !== 'tool')
+      .map((msg) => msg.name);
+    out.write(`  ${agent.name} heard: ${speakers.join(', ')}\n`);
+  }
+  out.write('  the writer’s request to its model held:\n');
+  for (const { name, text } of writerHeard) {
+    out.write(`    ${name.padEnd(8)} “${text.length > 70 ? `${text.slice(0, 69)}…` : text}”\n`);
+  }
+}
+
+function isEntryPoint(url: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const started = Date.now();
+  main().then(
+    () => process.stdout.write(`\n(team-hub finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`),
+    (error: unknown) => {
+      process.stderr.write(`team-hub failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

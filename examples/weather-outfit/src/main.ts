@@ -1,0 +1,56 @@
+/**
+ * weather-outfit: the README demo. One ReActAgent, two real tools, and every step of the
+ * call rendered to the terminal as it happens.
+ *
+ *   pnpm --filter @rxagent/example-weather-outfit start
+ *
+ * Offline (default) a scripted model plays the conversation; with OPENAI_API_KEY or
+ * OPENAI_BASE_URL set, the same program talks to a real model.
+ */
+import { Toolkit, type Msg, userMsg } from '@rxagent/core';
+import { chooseModel, runMain } from '@rxagent/example-kit';
+import { ReActAgent } from '@rxagent/react-agent';
+import { renderEvents } from '@rxagent/terminal';
+import { filter, lastValueFrom, map } from 'rxjs';
+import { getWeatherTool } from './getWeather.js';
+import { recommendOutfitTool } from './recommendOutfit.js';
+import { weatherScript } from './script.js';
+
+export const QUESTION = "I'm in Shanghai tomorrow on business, check the weather and suggest an outfit.";
+
+/** Options of `main`; tests capture `out`, pass an empty `env` and turn pacing off. */
+export interface MainOptions {
+  readonly out?: NodeJS.WritableStream;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Offline only: milliseconds between streamed words (default 15, so streaming is visible). */
+  readonly paceMs?: number;
+}
+
+/** Runs the demo once and resolves with the agent's reply. */
+export async function main(options: MainOptions = {}): Promise<Msg> {
+  const out = options.out ?? process.stdout;
+  // The same program runs offline or live; say which first, so nobody mistakes one for the other.
+  const { model, banner } = chooseModel(() => weatherScript(options.paceMs ?? 15), options.env);
+  out.write(`${banner}\n\nuser: ${QUESTION}\n`);
+
+  const agent = new ReActAgent({
+    name: 'assistant',
+    sysPrompt:
+      'You are a concise travel assistant. Use get_weather for forecasts and recommend_outfit ' +
+      'for clothing; never guess the weather. Quote the temperatures you were given.',
+    model,
+    toolkit: new Toolkit([getWeatherTool(), recommendOutfitTool]),
+  });
+
+  // stream() emits every hook event of the call; renderEvents prints tokens, tool calls and
+  // results as they pass, then the timing/usage line. The last event is the reply.
+  return lastValueFrom(
+    agent.stream(userMsg(QUESTION)).pipe(
+      renderEvents({ out }),
+      filter((event) => event.type === 'reply'),
+      map((event) => event.msg),
+    ),
+  );
+}
+
+runMain(import.meta.url, main);

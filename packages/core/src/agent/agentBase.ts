@@ -12,6 +12,7 @@ import {
   last,
   map,
   Observable,
+  of,
   takeWhile,
   tap,
   throwError,
@@ -22,17 +23,18 @@ import {
   InvalidArgumentError,
   isAbortError,
   NoReplyError,
-  StateError,
   UnsupportedStructuredOutputError,
 } from '../errors.js';
 import type { Hook } from '../hooks/hook.js';
 import type { ErrorEvent, HookEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { HookRegistry } from '../hooks/hookRegistry.js';
 import { runHooks } from '../hooks/runHooks.js';
+import { assertFinalMethods } from '../internal/assertFinalMethods.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
-import { isJsonObject, type JsonObject } from '../json.js';
-import { type Msg, withMetadata } from '../message/msg.js';
-import { STATE_VERSION, type StateModule } from '../state/stateModule.js';
+import type { JsonObject } from '../json.js';
+import { createMsg, type Msg, withMetadata } from '../message/msg.js';
+import type { StateModule } from '../state/stateModule.js';
+import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
@@ -45,7 +47,6 @@ export interface AgentBaseOptions {
   readonly id?: string;
 }
 
-const FINAL_METHODS = ['call', 'stream', 'observe'] as const;
 const systemHooks = new HookRegistry();
 
 /**
@@ -74,12 +75,12 @@ export abstract class AgentBase {
 
   readonly #hooks = new HookRegistry();
   readonly #subscribers = new Map<string, readonly AgentBase[]>();
-  readonly #state = new Map<string, StateModule>();
+  readonly #state: StateRegistry;
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
 
   constructor(options: AgentBaseOptions) {
-    assertFinalMethodsKept(new.target);
+    assertFinalMethods(new.target, AgentBase.prototype);
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
       throw new InvalidArgumentError(
         `${new.target.name}: options.name must be a non-empty string.`,
@@ -88,6 +89,7 @@ export abstract class AgentBase {
     this.id = options.id ?? randomUUID();
     this.name = options.name;
     this.description = options.description ?? '';
+    this.#state = new StateRegistry(this.name);
     for (const hook of options.hooks ?? []) this.#hooks.add(hook);
   }
 
@@ -179,9 +181,7 @@ export abstract class AgentBase {
 
   /** The agent's whole state: `{ version, ...registered modules }`. JSON-only, synchronous. */
   stateDict(): JsonObject {
-    const state: JsonObject = { version: STATE_VERSION };
-    for (const [key, module] of this.#state) state[key] = module.stateDict();
-    return state;
+    return this.#state.stateDict();
   }
 
   /**
@@ -192,38 +192,7 @@ export abstract class AgentBase {
    */
   loadStateDict(state: JsonObject): void {
     if (this.#active) throw new AgentBusyError(this.name);
-    if (!isJsonObject(state))
-      throw new StateError(`${this.name}: state must be a JSON object.`, '');
-    if (state['version'] !== STATE_VERSION) {
-      throw new StateError(
-        `${this.name}: state version ${JSON.stringify(state['version'])} is not supported (expected ${STATE_VERSION}).`,
-        'version',
-      );
-    }
-    for (const [key, part] of Object.entries(state)) {
-      if (key === 'version') continue;
-      if (!this.#state.has(key)) {
-        throw new StateError(
-          `${this.name}: state has "${key}", which this agent does not register.`,
-          key,
-        );
-      }
-      if (!isJsonObject(part))
-        throw new StateError(`${this.name}: state.${key} must be an object.`, key);
-    }
-    const backup = this.stateDict();
-    let loading = '';
-    try {
-      for (const [key, module] of this.#state) {
-        const part = state[key];
-        if (part === undefined) continue;
-        loading = key;
-        module.loadStateDict(part as JsonObject);
-      }
-    } catch (error) {
-      for (const [key, module] of this.#state) module.loadStateDict(backup[key] as JsonObject);
-      throw stateErrorAt(this.name, loading, error);
-    }
+    this.#state.load(state);
   }
 
   /** The business logic: produce the reply to `msgs`. Emit one Msg (the last one counts). */
@@ -242,16 +211,7 @@ export abstract class AgentBase {
     const text = context.message
       ? 'I was interrupted. What would you like me to do next?'
       : 'I noticed that you interrupted me. What can I do for you?';
-    return defer(() => [
-      {
-        id: randomUUID(),
-        name: this.name,
-        role: 'assistant' as const,
-        content: [{ type: 'text' as const, text }],
-        metadata: {},
-        timestamp: new Date().toISOString(),
-      },
-    ]);
+    return defer(() => of(createMsg({ name: this.name, role: 'assistant', content: text })));
   }
 
   /** Errors with `InterruptedError` when `interrupt()` was called during this call; else completes. */
@@ -296,8 +256,7 @@ export abstract class AgentBase {
 
   /** Registers nested state captured by `stateDict()` under `key`. */
   protected registerState(key: string, module: StateModule): void {
-    if (key === 'version') throw new InvalidArgumentError('"version" is reserved in a state dict.');
-    this.#state.set(key, module);
+    this.#state.register(key, module);
   }
 
   #run(
@@ -439,36 +398,4 @@ export abstract class AgentBase {
     this.#active = undefined;
     call.dispose();
   }
-}
-
-function assertFinalMethodsKept(target: abstract new (...args: never[]) => AgentBase): void {
-  for (
-    let proto = target.prototype;
-    proto && proto !== AgentBase.prototype;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    for (const method of FINAL_METHODS) {
-      if (!Object.hasOwn(proto, method)) continue;
-      const owner: string = proto.constructor.name;
-      const culprit = owner === target.name ? owner : `${target.name} (through ${owner})`;
-      throw new TypeError(
-        `${culprit} overrides AgentBase.${method}(), which is final: put the agent's logic in doCall() (and doObserve()) instead.`,
-      );
-    }
-  }
-}
-
-/** Re-roots a module's load failure at `key`, so the path names the part of the agent's state. */
-function stateErrorAt(agentName: string, key: string, error: unknown): StateError {
-  if (error instanceof StateError) {
-    const path =
-      error.path === '' ? key : `${key}${error.path.startsWith('[') ? '' : '.'}${error.path}`;
-    return new StateError(`${agentName}: state.${key}: ${error.message}`, path, { cause: error });
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new StateError(
-    `${agentName}: state.${key} could not be loaded (${reason}); load a state saved by stateDict() of the same kind of agent.`,
-    key,
-    { cause: error },
-  );
 }

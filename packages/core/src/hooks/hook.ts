@@ -6,7 +6,6 @@ import type { HookEvent } from './hookEvent.js';
  * of the same type, or either of those later through a Promise or an Observable (its last
  * value counts). A synchronous hook adds no asynchronous hop.
  */
-// biome-ignore lint/suspicious/noConfusingVoidType: hooks that only mutate the event return nothing.
 export type HookResult =
   | void
   | HookEvent

@@ -176,9 +176,8 @@ export class ReActAgent extends AgentBase {
     return super.handleInterrupt(context, msgs).pipe(
       map((reply) => {
         this.#sealPendingToolCalls();
-        const stored = { ...reply, name: this.name };
-        this.memory.add(stored);
-        return stored;
+        this.memory.add(reply);
+        return reply;
       }),
     );
   }
@@ -264,15 +263,19 @@ export class ReActAgent extends AgentBase {
           defer(() => this.#act(step.calls, step.invalidArguments, state)),
         );
       case 'summary':
-        return summaryStep(this.#host, state, this.#setup, this.maxIters).pipe(
-          map((reply) => {
-            this.memory.add(reply);
-            return { kind: 'final', reply, reason: 'max_iterations' } as const;
-          }),
+        return concat(
+          this.checkInterrupted(),
+          defer(() => this.#summarize(state)),
         );
       case 'final':
         return EMPTY;
     }
+  }
+
+  #summarize(state: ReActCallState): Observable<Step> {
+    return summaryStep(this.#host, state, this.#setup, this.maxIters).pipe(
+      map((reply) => this.#store(reply, 'max_iterations')),
+    );
   }
 
   #reason(state: ReActCallState): Observable<Step> {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { responseToMsg } from './responseToMsg.js';
+
+describe('responseToMsg', () => {
+  it('keeps thinking, text and tool calls in order, parsing arguments', () => {
+    const msg = responseToMsg(
+      {
+        text: 'Let me check.',
+        thinking: 'The user wants weather.',
+        toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      },
+      'assistant',
+      'fixed-id',
+    );
+
+    expect(msg).toMatchObject({
+      id: 'fixed-id',
+      name: 'assistant',
+      role: 'assistant',
+      metadata: {},
+    });
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: 'The user wants weather.' },
+      { type: 'text', text: 'Let me check.' },
+      { type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+  });
+
+  it('replaces arguments that are not a JSON object with {} and keeps the raw text', () => {
+    const msg = responseToMsg(
+      {
+        text: '',
+        thinking: '',
+        toolCalls: [
+          { id: 'bad', name: 'f', arguments: '{"city": ' },
+          { id: 'array', name: 'f', arguments: '[1,2]' },
+          { id: 'empty', name: 'f', arguments: '' },
+        ],
+      },
+      'assistant',
+    );
+
+    expect(msg.content.map((b) => (b.type === 'tool_use' ? b.input : b))).toEqual([{}, {}, {}]);
+    expect(msg.metadata['invalidToolArguments']).toEqual({ bad: '{"city": ', array: '[1,2]' });
+  });
+
+  it('gives a reply with nothing in it one empty text block', () => {
+    expect(responseToMsg({ text: '', thinking: '', toolCalls: [] }, 'a').content).toEqual([
+      { type: 'text', text: '' },
+    ]);
+  });
+});

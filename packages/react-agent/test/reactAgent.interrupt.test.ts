@@ -1,5 +1,5 @@
-import { type Msg, Toolkit, textOf, tool, toolResults, userMsg } from '@rxagent/core';
-import { lastValueFrom } from 'rxjs';
+import { type JsonObject, type Msg, Toolkit, textOf, tool, toolResults, userMsg } from '@rxagent/core';
+import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
@@ -185,5 +185,65 @@ describe('ReActAgent interrupting the model', () => {
       status: 400,
     });
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('ReActAgent interrupt checkpoints', () => {
+  it('seals tool calls stored before an interrupt that lands between reasoning and acting', async () => {
+    const calls: JsonObject[] = [];
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ id: 'x1', name: 'get_weather', arguments: { city: 'Paris' } }] }, 'ok'],
+      { toolkit: new Toolkit([weatherTool(calls)]) },
+    );
+    const remove = agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'postReasoning') agent.interrupt();
+      },
+    });
+
+    const reply = await run(agent, userMsg('weather'));
+    remove();
+
+    expect(reply.metadata['generateReason']).toBe('interrupted');
+    expect(calls).toEqual([]);
+    expect(transcript(agent.memory.messages())).toEqual([
+      'user:weather',
+      'assistant:tool_use(get_weather)',
+      'tool:tool_result(get_weather)',
+      `assistant:${textOf(reply)}`,
+    ]);
+    await run(agent, userMsg('again'));
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('ReActAgent.stream()', () => {
+  it('emits the loop events as frozen snapshots and ends with the reply', async () => {
+    const { agent } = await harness(
+      [{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, 'Sunny.'],
+      { toolkit: new Toolkit([weatherTool()]) },
+    );
+
+    const events = await lastValueFrom(agent.stream(userMsg('weather')).pipe(toArray()));
+
+    const types = events
+      .map((e) => e.type)
+      .filter((t, i, all) => t !== 'reasoningChunk' || all[i - 1] !== t);
+    expect(types).toEqual([
+      'preCall',
+      'preReasoning',
+      'reasoningChunk',
+      'postReasoning',
+      'preActing',
+      'postActing',
+      'preReasoning',
+      'reasoningChunk',
+      'postReasoning',
+      'postCall',
+      'reply',
+    ]);
+    expect(events.every((e) => Object.isFrozen(e))).toBe(true);
+    const last = events[events.length - 1];
+    expect(last?.type === 'reply' && textOf(last.msg)).toBe('Sunny.');
   });
 });

@@ -176,8 +176,9 @@ export class ReActAgent extends AgentBase {
     return super.handleInterrupt(context, msgs).pipe(
       map((reply) => {
         this.#sealPendingToolCalls();
-        this.memory.add(reply);
-        return reply;
+        const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
+        this.memory.add(stored);
+        return stored;
       }),
     );
   }

@@ -11,7 +11,13 @@ function calls(...uses: Array<[id: string, name: string]>): Msg {
 }
 
 function result(id: string, name: string, isError = false): Msg {
-  const block: ToolResultBlock = { type: 'tool_result', id, name, output: 'out', ...(isError && { isError }) };
+  const block: ToolResultBlock = {
+    type: 'tool_result',
+    id,
+    name,
+    output: 'out',
+    ...(isError && { isError }),
+  };
   return createMsg({ name: 'bot', role: 'tool', content: [block] });
 }
 
@@ -42,7 +48,11 @@ describe('compactStructuredCall', () => {
 
     const compacted = compactStructuredCall(
       messages,
-      { reminderIds: new Set([reminder.id]), draftIds: new Set([draft.id]), callIds: new Set(['g1', 'g2']) },
+      {
+        reminderIds: new Set([reminder.id]),
+        draftIds: new Set([draft.id]),
+        callIds: new Set(['g1', 'g2']),
+      },
       answer,
     );
 
@@ -58,11 +68,24 @@ describe('compactStructuredCall', () => {
       ],
       { name: 'bot' },
     );
-    const messages = [userMsg('Weather?'), turn, result('w1', 'weather'), result('g1', 'generate_response')];
+    const messages = [
+      userMsg('Weather?'),
+      turn,
+      result('w1', 'weather'),
+      result('g1', 'generate_response'),
+    ];
 
-    const compacted = compactStructuredCall(messages, { reminderIds: none, draftIds: none, callIds: new Set(['g1']) });
+    const compacted = compactStructuredCall(messages, {
+      reminderIds: none,
+      draftIds: none,
+      callIds: new Set(['g1']),
+    });
 
-    expect(shape(compacted)).toEqual(['user:Weather?', 'assistant:Checking.|tool_use(w1)', 'tool:tool_result(w1)']);
+    expect(shape(compacted)).toEqual([
+      'user:Weather?',
+      'assistant:Checking.|tool_use(w1)',
+      'tool:tool_result(w1)',
+    ]);
     expect(compacted[1]?.id).toBe(turn.id);
   });
 
@@ -70,7 +93,11 @@ describe('compactStructuredCall', () => {
     const messages = [userMsg('a'), calls(['w1', 'weather']), result('w1', 'weather')];
     const before = structuredClone(messages);
 
-    const compacted = compactStructuredCall(messages, { reminderIds: none, draftIds: none, callIds: new Set(['x']) });
+    const compacted = compactStructuredCall(messages, {
+      reminderIds: none,
+      draftIds: none,
+      callIds: new Set(['x']),
+    });
 
     expect(compacted).toEqual(messages);
     compacted.forEach((msg, index) => {

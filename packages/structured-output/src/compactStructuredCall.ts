@@ -16,12 +16,18 @@ export interface StructuredArtefacts {
  * added during the call (not in `preexisting`), and results stored during the call (which
  * may answer a call left pending by an earlier, stopped call).
  */
-export function responseCallIds(messages: readonly Msg[], preexisting: ReadonlySet<string>): Set<string> {
+export function responseCallIds(
+  messages: readonly Msg[],
+  preexisting: ReadonlySet<string>,
+): Set<string> {
   const ids = new Set<string>();
   for (const msg of messages) {
     if (preexisting.has(msg.id)) continue;
     for (const block of msg.content) {
-      if ((block.type === 'tool_use' || block.type === 'tool_result') && block.name === GENERATE_RESPONSE) {
+      if (
+        (block.type === 'tool_use' || block.type === 'tool_result') &&
+        block.name === GENERATE_RESPONSE
+      ) {
         ids.add(block.id);
       }
     }
@@ -37,7 +43,11 @@ export function responseCallIds(messages: readonly Msg[], preexisting: ReadonlyS
  * message and their results, so the conversation stays valid: every remaining tool_use still
  * has its tool_result right after it. Pure: `messages` is not changed.
  */
-export function compactStructuredCall(messages: readonly Msg[], artefacts: StructuredArtefacts, response?: Msg): Msg[] {
+export function compactStructuredCall(
+  messages: readonly Msg[],
+  artefacts: StructuredArtefacts,
+  response?: Msg,
+): Msg[] {
   const kept: Msg[] = [];
   for (const msg of messages) {
     if (artefacts.reminderIds.has(msg.id) || artefacts.draftIds.has(msg.id)) continue;

@@ -1,4 +1,4 @@
-export { GENERATE_RESPONSE, responseParameters } from './responseTool.js';
+export { GENERATE_RESPONSE } from './responseTool.js';
 export {
   StructuredOutputAgent,
   type StructuredOutputAgentOptions,

@@ -13,7 +13,9 @@ const tree4: z.ZodType<Tree> = z.object({
     return z.array(tree4);
   },
 });
-const tree3: z3.ZodType<Tree> = z3.lazy(() => z3.object({ name: z3.string(), children: z3.array(tree3) }));
+const tree3: z3.ZodType<Tree> = z3.lazy(() =>
+  z3.object({ name: z3.string(), children: z3.array(tree3) }),
+);
 const treeJson: JsonObject = {
   type: 'object',
   properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
@@ -24,7 +26,10 @@ const flat = {
   v3: z3.object({ city: z3.string(), unit: z3.enum(['c', 'f']).default('c') }),
   json: {
     type: 'object',
-    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'], default: 'c' } },
+    properties: {
+      city: { type: 'string' },
+      unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
+    },
     required: ['city'],
   },
 };
@@ -35,11 +40,19 @@ function sentParameters(schema: object): JsonObject {
   return toolkit.schemas()[0]!.function.parameters as JsonObject;
 }
 
-function run(schema: object, input: unknown, accepted: Array<[string, unknown]> = []): Promise<ToolEvent[]> {
-  const toolkit = new Toolkit([responseTool(responseParameters(schema), (id, value) => accepted.push([id, value]))]);
+function run(
+  schema: object,
+  input: unknown,
+  accepted: Array<[string, unknown]> = [],
+): Promise<ToolEvent[]> {
+  const toolkit = new Toolkit([
+    responseTool(responseParameters(schema), (id, value) => accepted.push([id, value])),
+  ]);
   const signal = new AbortController().signal;
   return lastValueFrom(
-    toolkit.execute({ id: 'call_1', name: GENERATE_RESPONSE, input }, { signal, toolCallId: 'call_1' }).pipe(toArray()),
+    toolkit
+      .execute({ id: 'call_1', name: GENERATE_RESPONSE, input }, { signal, toolCallId: 'call_1' })
+      .pipe(toArray()),
   );
 }
 
@@ -48,14 +61,17 @@ describe('responseParameters', () => {
     ['zod v4', tree4],
     ['zod v3', tree3],
     ['JSON Schema', treeJson],
-  ])('sends a recursive %s schema under "response" with every $ref resolving from the root', (_, schema) => {
-    const parameters = sentParameters(schema);
+  ])(
+    'sends a recursive %s schema under "response" with every $ref resolving from the root',
+    (_, schema) => {
+      const parameters = sentParameters(schema);
 
-    expect(parameters).toMatchObject({ type: 'object', required: ['response'] });
-    expect(Object.keys(parameters['properties'] as JsonObject)).toEqual(['response']);
-    expect(JSON.stringify(parameters)).toContain('"$ref"');
-    expect(unresolvedRefs(parameters)).toEqual([]);
-  });
+      expect(parameters).toMatchObject({ type: 'object', required: ['response'] });
+      expect(Object.keys(parameters['properties'] as JsonObject)).toEqual(['response']);
+      expect(JSON.stringify(parameters)).toContain('"$ref"');
+      expect(unresolvedRefs(parameters)).toEqual([]);
+    },
+  );
 
   it.each(Object.entries(flat))('sends a flat %s schema inline under "response"', (_, schema) => {
     expect(sentParameters(schema)['properties']).toMatchObject({
@@ -68,10 +84,15 @@ describe('responseParameters', () => {
     expect(responseParameters(flat.v4)).toBe(responseParameters(flat.v4));
   });
 
-  it.each([null, [], 'a string', 42])('rejects %j with an InvalidArgumentError naming what it got', (value) => {
-    expect(() => responseParameters(value as never)).toThrow(InvalidArgumentError);
-    expect(() => responseParameters(value as never)).toThrow(/structuredOutput must be a zod schema .* or a JSON Schema object/);
-  });
+  it.each([null, [], 'a string', 42])(
+    'rejects %j with an InvalidArgumentError naming what it got',
+    (value) => {
+      expect(() => responseParameters(value as never)).toThrow(InvalidArgumentError);
+      expect(() => responseParameters(value as never)).toThrow(
+        /structuredOutput must be a zod schema .* or a JSON Schema object/,
+      );
+    },
+  );
 });
 
 describe('responseTool', () => {
@@ -83,7 +104,9 @@ describe('responseTool', () => {
       const events = await run(schema, { response: { city: 'Paris' } }, accepted);
 
       expect(accepted).toEqual([['call_1', { city: 'Paris', unit: 'c' }]]);
-      expect(events).toEqual([{ type: 'result', result: expect.not.objectContaining({ isError: true }) }]);
+      expect(events).toEqual([
+        { type: 'result', result: expect.not.objectContaining({ isError: true }) },
+      ]);
     },
   );
 
@@ -117,6 +140,8 @@ describe('responseTool', () => {
   });
 
   it('rejects a schema with no JSON Schema form with an InvalidArgumentError', () => {
-    expect(() => responseTool(responseParameters(z.object({ at: z.date() })), () => {})).toThrow(InvalidArgumentError);
+    expect(() => responseTool(responseParameters(z.object({ at: z.date() })), () => {})).toThrow(
+      InvalidArgumentError,
+    );
   });
 });

@@ -72,7 +72,8 @@ function wrap(schema: object): ToolParameters {
     return z3.object({ response: schema as z3.ZodTypeAny });
   }
   const json = toJsonSchema(schema);
-  if (!isJsonObject(json)) throw new InvalidArgumentError('structuredOutput: a JSON Schema must be a plain object.');
+  if (!isJsonObject(json))
+    throw new InvalidArgumentError('structuredOutput: a JSON Schema must be a plain object.');
   return wrapResponseSchema(json);
 }
 

@@ -56,7 +56,10 @@ export class StructuredCall {
    * all rejected). Returns the `StructuredOutputError` to fail the call with once this is
    * failure number `maxStructuredRetries + 1`, else `undefined`.
    */
-  recordFailure(problem: string, issues?: readonly ValidationIssue[]): StructuredOutputError | undefined {
+  recordFailure(
+    problem: string,
+    issues?: readonly ValidationIssue[],
+  ): StructuredOutputError | undefined {
     this.failures++;
     const { agentName, maxStructuredRetries } = this.settings;
     if (this.failures <= maxStructuredRetries) return undefined;

@@ -1,6 +1,7 @@
 import {
   InterruptedError,
   InvalidArgumentError,
+  type JsonObject,
   type Msg,
   StructuredOutputError,
   ToolError,
@@ -9,23 +10,37 @@ import {
   tool,
   userMsg,
 } from '@rxagent/core';
-import { type ScriptedReply, ScriptedChatModel } from '@rxagent/core/testing';
+import { ScriptedChatModel, type ScriptedReply, type ScriptedTurn } from '@rxagent/core/testing';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { StructuredOutputAgent, type StructuredOutputAgentOptions } from './structuredOutputAgent.js';
+import {
+  StructuredOutputAgent,
+  type StructuredOutputAgentOptions,
+} from './structuredOutputAgent.js';
 import { StructuredOutputReminder } from './structuredOutputReminder.js';
 
-const Person = z.object({ name: z.string(), age: z.number().int(), nick: z.string().default('none') });
+const Person = z.object({
+  name: z.string(),
+  age: z.number().int(),
+  nick: z.string().default('none'),
+});
 const ADA = { response: { name: 'Ada', age: 36 } };
 
-function respond(args: unknown, id?: string): ScriptedReply {
-  return { toolCalls: [{ ...(id !== undefined && { id }), name: 'generate_response', arguments: args as never }] };
+function respond(args: JsonObject | string, id?: string): ScriptedTurn {
+  return {
+    toolCalls: [{ ...(id !== undefined && { id }), name: 'generate_response', arguments: args }],
+  };
 }
 
 function setup(script: ScriptedReply[], options: Partial<StructuredOutputAgentOptions> = {}) {
   const model = new ScriptedChatModel(script);
-  const agent = new StructuredOutputAgent({ name: 'bot', sysPrompt: 'Extract.', model, ...options });
+  const agent = new StructuredOutputAgent({
+    name: 'bot',
+    sysPrompt: 'Extract.',
+    model,
+    ...options,
+  });
   return { model, agent };
 }
 
@@ -78,7 +93,9 @@ describe('StructuredOutputAgent', () => {
   it('emits the typed response once from callStructured, then completes', async () => {
     const { agent } = setup([respond(ADA)]);
 
-    const values = await lastValueFrom(agent.callStructured(userMsg('Ada, 36'), Person).pipe(toArray()));
+    const values = await lastValueFrom(
+      agent.callStructured(userMsg('Ada, 36'), Person).pipe(toArray()),
+    );
 
     expectTypeOf(values).toEqualTypeOf<Array<{ name: string; age: number; nick: string }>>();
     expect(values).toEqual([{ name: 'Ada', age: 36, nick: 'none' }]);
@@ -88,8 +105,8 @@ describe('StructuredOutputAgent', () => {
     const usage = { inputTokens: 10, outputTokens: 4 };
     const { agent } = setup([
       { text: 'Ada.', usage },
-      { ...(respond({ response: {} }) as object), usage },
-      { ...(respond(ADA) as object), usage },
+      { ...respond({ response: {} }), usage },
+      { ...respond(ADA), usage },
     ]);
 
     const reply = await lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person }));
@@ -114,7 +131,9 @@ describe('StructuredOutputAgent', () => {
   });
 
   it('does not store an empty plain-text reply as a draft', async () => {
-    const { model, agent } = setup(['', respond(ADA)], { reminder: StructuredOutputReminder.PROMPT });
+    const { model, agent } = setup(['', respond(ADA)], {
+      reminder: StructuredOutputReminder.PROMPT,
+    });
 
     await lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person }));
 
@@ -125,10 +144,14 @@ describe('StructuredOutputAgent', () => {
     it('fails on the first plain-text answer when maxStructuredRetries is 0, after one request', async () => {
       const { model, agent } = setup(['Ada is 36.'], { maxStructuredRetries: 0 });
 
-      const error = await failure(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })));
+      const error = await failure(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      );
 
       expect(model.requests).toHaveLength(1);
-      expect(error.details.lastProblem).toMatch(/plain text instead of calling generate_response: "Ada is 36."/);
+      expect(error.details.lastProblem).toMatch(
+        /plain text instead of calling generate_response: "Ada is 36."/,
+      );
       expect(error.message).toContain(error.details.lastProblem);
       expect(transcript(agent.memory.messages())).toEqual(['user:Ada']);
     });
@@ -139,7 +162,9 @@ describe('StructuredOutputAgent', () => {
       const extra = { text: 'never requested' };
       model.enqueue(bad, extra);
 
-      const error = await failure(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })));
+      const error = await failure(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      );
 
       expect(model.requests).toHaveLength(4);
       expect(error.details.lastProblem).toMatch(/generate_response was rejected: .*response\.age/s);
@@ -150,7 +175,9 @@ describe('StructuredOutputAgent', () => {
     it('names malformed JSON arguments as the problem, without validation issues', async () => {
       const { agent } = setup([respond('{"response": {')], { maxStructuredRetries: 0 });
 
-      const error = await failure(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })));
+      const error = await failure(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      );
 
       expect(error.details.lastProblem).toMatch(/generate_response was rejected: .*not valid JSON/);
       expect(error.details.issues).toBeUndefined();
@@ -158,13 +185,23 @@ describe('StructuredOutputAgent', () => {
     });
 
     it('fails when maxIters runs out before generate_response, keeping memory valid', async () => {
-      const lookup = tool({ name: 'lookup', description: 'Look up.', parameters: z.object({}), execute: () => 'data' });
-      const { agent } = setup([{ toolCalls: [{ name: 'lookup', arguments: {} }] }, 'Summary in text.'], {
-        maxIters: 1,
-        toolkit: new Toolkit([lookup]),
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Look up.',
+        parameters: z.object({}),
+        execute: () => 'data',
       });
+      const { agent } = setup(
+        [{ toolCalls: [{ name: 'lookup', arguments: {} }] }, 'Summary in text.'],
+        {
+          maxIters: 1,
+          toolkit: new Toolkit([lookup]),
+        },
+      );
 
-      const error = await failure(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })));
+      const error = await failure(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      );
 
       expect(error.details.lastProblem).toMatch(/all 1 reasoning steps \(maxIters\)/);
       expect(transcript(agent.memory.messages())).toEqual([
@@ -177,9 +214,13 @@ describe('StructuredOutputAgent', () => {
 
     it('fails when a hook stops the call on a plain-text reply', async () => {
       const { agent } = setup(['Ada.']);
-      agent.addHook({ onEvent: (event) => (event.type === 'postReasoning' ? event.stopAgent() : undefined) });
+      agent.addHook({
+        onEvent: (event) => (event.type === 'postReasoning' ? event.stopAgent() : undefined),
+      });
 
-      const error = await failure(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })));
+      const error = await failure(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      );
 
       expect(error.details.lastProblem).toMatch(/generateReason "stop"/);
     });
@@ -188,17 +229,26 @@ describe('StructuredOutputAgent', () => {
       const { model, agent } = setup([]);
 
       await expect(
-        lastValueFrom(agent.call(userMsg('When?'), { structuredOutput: z.object({ at: z.date() }) })),
+        lastValueFrom(
+          agent.call(userMsg('When?'), { structuredOutput: z.object({ at: z.date() }) }),
+        ),
       ).rejects.toThrow(InvalidArgumentError);
       expect(agent.memory.size).toBe(0);
       expect(model.requests).toHaveLength(0);
     });
 
     it('rejects a toolkit that already has a generate_response tool, leaving memory untouched', async () => {
-      const own = tool({ name: 'generate_response', description: 'x', parameters: z.object({}), execute: () => 'x' });
+      const own = tool({
+        name: 'generate_response',
+        description: 'x',
+        parameters: z.object({}),
+        execute: () => 'x',
+      });
       const { agent } = setup([], { toolkit: new Toolkit([own]) });
 
-      await expect(lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person }))).rejects.toThrow(ToolError);
+      await expect(
+        lastValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person })),
+      ).rejects.toThrow(ToolError);
       expect(agent.memory.size).toBe(0);
     });
   });
@@ -216,18 +266,25 @@ describe('StructuredOutputAgent', () => {
 
       expect(paused.metadata['generateReason']).toBe('tool_calls_stopped');
       expect(response).toEqual({ name: 'Ada', age: 36, nick: 'none' });
-      expect(transcript(agent.memory.messages())).toEqual(['user:Ada', `assistant:${JSON.stringify(response)}`]);
+      expect(transcript(agent.memory.messages())).toEqual([
+        'user:Ada',
+        `assistant:${JSON.stringify(response)}`,
+      ]);
     });
 
     it('errors from callStructured with StructuredOutputError when a hook pauses the call', async () => {
       const { agent } = setup([respond(ADA)]);
-      agent.addHook({ onEvent: (event) => (event.type === 'postReasoning' ? event.stopAgent() : undefined) });
+      agent.addHook({
+        onEvent: (event) => (event.type === 'postReasoning' ? event.stopAgent() : undefined),
+      });
 
       await failure(lastValueFrom(agent.callStructured(userMsg('Ada'), Person)));
     });
 
     it('leaves no reminder behind when interrupted, and callStructured errors with InterruptedError', async () => {
-      const { agent } = setup(['Ada.', respond(ADA)], { reminder: StructuredOutputReminder.PROMPT });
+      const { agent } = setup(['Ada.', respond(ADA)], {
+        reminder: StructuredOutputReminder.PROMPT,
+      });
       let requests = 0;
       agent.addHook({
         onEvent: (event) => {
@@ -235,7 +292,9 @@ describe('StructuredOutputAgent', () => {
         },
       });
 
-      await expect(lastValueFrom(agent.callStructured(userMsg('Ada'), Person))).rejects.toThrow(InterruptedError);
+      await expect(lastValueFrom(agent.callStructured(userMsg('Ada'), Person))).rejects.toThrow(
+        InterruptedError,
+      );
 
       expect(transcript(agent.memory.messages())).toEqual([
         'user:Ada',
@@ -244,9 +303,12 @@ describe('StructuredOutputAgent', () => {
     });
 
     it('removes reminders, drafts and generate_response calls when the caller unsubscribes', async () => {
-      const { agent } = setup(['Ada.', respond({ response: {} }), { ...(respond(ADA) as object), delayMs: 60_000 }], {
-        reminder: StructuredOutputReminder.PROMPT,
-      });
+      const { agent } = setup(
+        ['Ada.', respond({ response: {} }), { ...respond(ADA), delayMs: 60_000 }],
+        {
+          reminder: StructuredOutputReminder.PROMPT,
+        },
+      );
       let requests = 0;
       const third = new Promise<void>((resolve) => {
         agent.addHook({
@@ -271,6 +333,9 @@ describe('StructuredOutputAgent', () => {
 
     const reply = await firstValueFrom(agent.call(userMsg('Ada'), { structuredOutput: Person }));
 
-    expect(reply.metadata).toMatchObject({ generateReason: 'structured_output', response: { name: 'Ada' } });
+    expect(reply.metadata).toMatchObject({
+      generateReason: 'structured_output',
+      response: { name: 'Ada' },
+    });
   });
 });

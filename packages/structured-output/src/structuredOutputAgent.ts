@@ -23,7 +23,11 @@ import {
 import { defer, map, type Observable, of } from 'rxjs';
 import { compactStructuredCall, responseCallIds } from './compactStructuredCall.js';
 import { GENERATE_RESPONSE } from './responseTool.js';
-import { StructuredCall, StructuredCallState, type StructuredCallSettings } from './structuredCall.js';
+import {
+  StructuredCall,
+  type StructuredCallSettings,
+  StructuredCallState,
+} from './structuredCall.js';
 import {
   isStructuredOutputReminderMode,
   reminderMsg,
@@ -135,15 +139,23 @@ export class StructuredOutputAgent extends ReActAgent {
     return new StructuredCallState(context, this.toolkit.extend([call.tool]), call, preexisting);
   }
 
-  protected override onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
+  protected override onFinalAnswer(
+    reply: Msg,
+    state: ReActCallState,
+  ): Observable<FinalAnswerDecision> {
     if (!(state instanceof StructuredCallState)) return super.onFinalAnswer(reply, state);
     return defer(() => of(this.#rejectPlainText(reply, state)));
   }
 
-  protected override onActingComplete(results: readonly Msg[], state: ReActCallState): Msg | undefined {
+  protected override onActingComplete(
+    results: readonly Msg[],
+    state: ReActCallState,
+  ): Msg | undefined {
     if (!(state instanceof StructuredCallState)) return super.onActingComplete(results, state);
     const call = state.structured;
-    const attempts = results.flatMap(toolResults).filter((result) => result.name === GENERATE_RESPONSE);
+    const attempts = results
+      .flatMap(toolResults)
+      .filter((result) => result.name === GENERATE_RESPONSE);
     if (attempts.length === 0) return undefined;
     const valid = attempts.find((result) => !result.isError && call.hasAccepted(result.id));
     if (valid) return this.#complete(call.responseOf(valid.id), state);
@@ -154,7 +166,10 @@ export class StructuredOutputAgent extends ReActAgent {
     return undefined;
   }
 
-  protected override onCallEnd(state: ReActCallState, outcome: 'complete' | 'error' | 'cancelled'): void {
+  protected override onCallEnd(
+    state: ReActCallState,
+    outcome: 'complete' | 'error' | 'cancelled',
+  ): void {
     super.onCallEnd(state, outcome);
     if (!(state instanceof StructuredCallState) || state.structured.succeeded) return;
     const call = state.structured;

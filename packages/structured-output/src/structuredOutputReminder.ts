@@ -13,7 +13,8 @@ export const StructuredOutputReminder = {
 } as const;
 
 /** One of the `StructuredOutputReminder` values. */
-export type StructuredOutputReminder = (typeof StructuredOutputReminder)[keyof typeof StructuredOutputReminder];
+export type StructuredOutputReminder =
+  (typeof StructuredOutputReminder)[keyof typeof StructuredOutputReminder];
 
 const REMINDER_TEXT =
   '[Reminder] Your last reply was plain text, but this request needs a structured answer. ' +
@@ -44,5 +45,7 @@ export function isStructuredOutputReminder(msg: Msg): boolean {
 
 /** Whether `value` is one of the `StructuredOutputReminder` values. */
 export function isStructuredOutputReminderMode(value: unknown): value is StructuredOutputReminder {
-  return value === StructuredOutputReminder.TOOL_CHOICE || value === StructuredOutputReminder.PROMPT;
+  return (
+    value === StructuredOutputReminder.TOOL_CHOICE || value === StructuredOutputReminder.PROMPT
+  );
 }

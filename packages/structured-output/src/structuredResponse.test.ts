@@ -9,14 +9,18 @@ import {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import { reminderMsg, isStructuredOutputReminder } from './structuredOutputReminder.js';
+import { isStructuredOutputReminder, reminderMsg } from './structuredOutputReminder.js';
 import { responseMsg, responseOf, type StructuredResponse } from './structuredResponse.js';
 
 describe('responseMsg', () => {
   it('is an assistant message whose text is the JSON of the response it carries', () => {
     const msg = responseMsg('bot', { name: 'Ada', tags: ['x'] });
 
-    expect(msg).toMatchObject({ name: 'bot', role: 'assistant', metadata: { response: { name: 'Ada', tags: ['x'] } } });
+    expect(msg).toMatchObject({
+      name: 'bot',
+      role: 'assistant',
+      metadata: { response: { name: 'Ada', tags: ['x'] } },
+    });
     expect(JSON.parse(textOf(msg))).toEqual({ name: 'Ada', tags: ['x'] });
   });
 });

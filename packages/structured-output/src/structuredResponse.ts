@@ -1,4 +1,10 @@
-import { createMsg, InterruptedError, type JsonValue, type Msg, StructuredOutputError } from '@rxagent/core';
+import {
+  createMsg,
+  InterruptedError,
+  type JsonValue,
+  type Msg,
+  StructuredOutputError,
+} from '@rxagent/core';
 
 /**
  * The type of the response a schema describes: the output type of a zod v4 or v3 schema

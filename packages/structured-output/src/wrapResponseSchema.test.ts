@@ -29,7 +29,10 @@ describe('wrapResponseSchema', () => {
     const schema: JsonObject = {
       type: 'object',
       properties: { home: { $ref: '#/$defs/Address' }, work: { $ref: '#/$defs/Address' } },
-      $defs: { Address: { type: 'object', properties: { city: { $ref: '#/$defs/City' } } }, City: { type: 'string' } },
+      $defs: {
+        Address: { type: 'object', properties: { city: { $ref: '#/$defs/City' } } },
+        City: { type: 'string' },
+      },
     };
 
     const wrapped = wrapResponseSchema(schema);
@@ -45,7 +48,9 @@ describe('wrapResponseSchema', () => {
 
     expect(wrapped['properties']).toEqual({ response: { $ref: '#/$defs/Response' } });
     const moved = resolvePointer(wrapped, '#/$defs/Response') as JsonObject;
-    expect(moved['properties']).toMatchObject({ children: { items: { $ref: '#/$defs/Response' } } });
+    expect(moved['properties']).toMatchObject({
+      children: { items: { $ref: '#/$defs/Response' } },
+    });
     expect(moved).not.toHaveProperty('$id');
     expect(moved).not.toHaveProperty('$schema');
     expect(unresolvedRefs(wrapped)).toEqual([]);
@@ -85,7 +90,9 @@ describe('wrapResponseSchema', () => {
       c: { $ref: 'https://example.com/other.json' },
       d: { default: { $ref: '#' }, enum: [{ $ref: '#/x' }] },
     });
-    expect(resolvePointer(wrapped, '#/properties/response/properties/a')).toEqual({ type: 'string' });
+    expect(resolvePointer(wrapped, '#/properties/response/properties/a')).toEqual({
+      type: 'string',
+    });
   });
 
   it('does not change the schema it wraps', () => {
@@ -98,12 +105,22 @@ describe('wrapResponseSchema', () => {
 
   it('validates like the schema it wraps, recursion included', () => {
     const wrapped = wrapResponseSchema(tree);
-    const bad = { name: 'root', children: [{ name: 'leaf', children: [{ name: 7, children: [] }] }] };
+    const bad = {
+      name: 'root',
+      children: [{ name: 'leaf', children: [{ name: 7, children: [] }] }],
+    };
 
     expect(validateAgainst(wrapped, { response: bad })).toEqual({
       ok: false,
-      issues: [{ path: 'response.children[0].children[0].name', message: expect.stringContaining('string') }],
+      issues: [
+        {
+          path: 'response.children[0].children[0].name',
+          message: expect.stringContaining('string'),
+        },
+      ],
     });
-    expect(validateAgainst(wrapped, { response: { name: 'root', children: [] } })).toMatchObject({ ok: true });
+    expect(validateAgainst(wrapped, { response: { name: 'root', children: [] } })).toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -29,7 +29,10 @@ export function wrapResponseSchema(schema: JsonObject): JsonObject {
     return wrapper(body, hoisted);
   }
   // fromJSONSchema (and some providers) read only one of the two keywords: reuse the one in use.
-  const keyword = hoisted['$defs'] === undefined && hoisted['definitions'] !== undefined ? 'definitions' : '$defs';
+  const keyword =
+    hoisted['$defs'] === undefined && hoisted['definitions'] !== undefined
+      ? 'definitions'
+      : '$defs';
   const defs = (hoisted[keyword] ?? {}) as JsonObject;
   const name = uniqueName('Response', defs);
   const base = `#/${keyword}/${name}`;

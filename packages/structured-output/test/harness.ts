@@ -1,7 +1,15 @@
 import type { ChatMessage, JsonObject, Msg } from '@rxagent/core';
-import { type ScriptedReply, type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
+import {
+  type ScriptedReply,
+  type ScriptedTurn,
+  type StrictOpenAIServer,
+  startStrictOpenAIServer,
+} from '@rxagent/core/testing';
 import { OpenAIChatModel } from '@rxagent/react-agent';
-import { StructuredOutputAgent, type StructuredOutputAgentOptions } from '@rxagent/structured-output';
+import {
+  StructuredOutputAgent,
+  type StructuredOutputAgentOptions,
+} from '@rxagent/structured-output';
 import { afterEach, expect } from 'vitest';
 
 /** A StructuredOutputAgent talking to a strict loopback server through the real `openai` SDK. */
@@ -30,7 +38,12 @@ export async function strictServer(script: ScriptedReply[]): Promise<StrictOpenA
 
 /** An OpenAIChatModel for `server`, retrying fast. */
 export function modelFor(server: StrictOpenAIServer): OpenAIChatModel {
-  return new OpenAIChatModel({ model: 'test-model', baseURL: server.baseURL, apiKey: 'test-key', retryBaseDelayMs: 1 });
+  return new OpenAIChatModel({
+    model: 'test-model',
+    baseURL: server.baseURL,
+    apiKey: 'test-key',
+    retryBaseDelayMs: 1,
+  });
 }
 
 /** Starts a strict server playing `script` and a StructuredOutputAgent talking to it. */
@@ -49,14 +62,17 @@ export async function harness(
 }
 
 /** A scripted reply calling `generate_response` with `args`. */
-export function respond(args: JsonObject | string, id?: string): ScriptedReply {
-  return { toolCalls: [{ ...(id !== undefined && { id }), name: 'generate_response', arguments: args }] };
+export function respond(args: JsonObject | string, id?: string): ScriptedTurn {
+  return {
+    toolCalls: [{ ...(id !== undefined && { id }), name: 'generate_response', arguments: args }],
+  };
 }
 
 /** The body of the server's request `index`. */
 export function body(server: StrictOpenAIServer, index: number): JsonObject {
   const request = server.requests[index];
-  if (!request) throw new Error(`the server received no request #${index} (got ${server.requests.length})`);
+  if (!request)
+    throw new Error(`the server received no request #${index} (got ${server.requests.length})`);
   return request.body;
 }
 

@@ -91,7 +91,12 @@ export {
   type ChatResponse,
   ChatResponseAccumulator,
 } from './model/chatResponse.js';
-export { type FormatOptions, formatMessages } from './model/formatMessages.js';
+export {
+  type FormatOptions,
+  type Formatter,
+  formatMessages,
+  sanitizeName,
+} from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
 export { sequentialPipeline } from './pipeline/sequentialPipeline.js';

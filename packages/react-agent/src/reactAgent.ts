@@ -3,6 +3,7 @@ import {
   type CallContext,
   type ChatModel,
   createMsg,
+  formatMessages,
   InMemoryMemory,
   type InterruptContext,
   InvalidArgumentError,
@@ -120,6 +121,7 @@ export class ReActAgent extends AgentBase {
       model: options.model,
       modelOptions: options.modelOptions ?? ({} satisfies ModelOptions),
       parallelToolCalls: parallel,
+      formatter: options.formatter ?? formatMessages,
     };
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;

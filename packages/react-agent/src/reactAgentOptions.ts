@@ -1,4 +1,11 @@
-import type { AgentBaseOptions, ChatModel, Memory, ModelOptions, Toolkit } from '@rxagent/core';
+import type {
+  AgentBaseOptions,
+  ChatModel,
+  Formatter,
+  Memory,
+  ModelOptions,
+  Toolkit,
+} from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
 
 /** Options of `new ReActAgent(...)`. */
@@ -20,6 +27,8 @@ export interface ReActAgentOptions extends AgentBaseOptions {
   readonly dedupeToolCalls?: boolean;
   /** Sampling options sent with every request (hooks may change them per request). */
   readonly modelOptions?: ModelOptions;
+  /** Maps memory to chat messages each turn (default `formatMessages`). */
+  readonly formatter?: Formatter;
   /** Checks each final answer before it is accepted (e.g. a `JudgeGuard`). */
   readonly finishGuard?: FinishGuard;
 }

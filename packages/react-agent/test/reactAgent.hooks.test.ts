@@ -1,5 +1,6 @@
 import {
   assistantMsg,
+  formatMessages,
   type JsonObject,
   Toolkit,
   textOf,
@@ -258,5 +259,22 @@ describe('ReActAgent state', () => {
       'assistant',
       'user',
     ]);
+  });
+});
+
+describe('ReActAgent formatter option', () => {
+  it('formats every request with the given formatter', async () => {
+    const { server, agent } = await harness(['hi there'], {
+      formatter: (msgs, options) =>
+        formatMessages(msgs, options).map((m) =>
+          m.role === 'user'
+            ? { ...m, content: `[from ${m.name ?? 'user'}] ${String(m.content)}` }
+            : m,
+        ),
+    });
+
+    await run(agent, userMsg('hello'));
+
+    expect(wireMessages(server, 0)[1]).toEqual({ role: 'user', content: '[from user] hello' });
   });
 });

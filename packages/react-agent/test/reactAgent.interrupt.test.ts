@@ -1,4 +1,12 @@
-import { type JsonObject, type Msg, Toolkit, textOf, tool, toolResults, userMsg } from '@rxagent/core';
+import {
+  type JsonObject,
+  type Msg,
+  Toolkit,
+  textOf,
+  tool,
+  toolResults,
+  userMsg,
+} from '@rxagent/core';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -21,6 +21,12 @@ export interface FormatOptions {
 }
 
 /**
+ * Maps Msgs to the chat messages a `ChatModel` takes. `formatMessages` is the default; pass
+ * your own to a ReActAgent (`formatter` option) to change how history reaches the model.
+ */
+export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMessage[];
+
+/**
  * Maps Msgs to OpenAI chat messages, in time linear in their size.
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are

@@ -1,10 +1,4 @@
-import {
-  createMsg,
-  formatMessages,
-  type Msg,
-  type PostSummaryEvent,
-  type PreSummaryEvent,
-} from '@rxagent/core';
+import { createMsg, type Msg, type PostSummaryEvent, type PreSummaryEvent } from '@rxagent/core';
 import { concatMap, defer, map, type Observable } from 'rxjs';
 import type { ReasoningSetup } from '../reasoning/reasoningStep.js';
 import { streamReply } from '../reasoning/streamReply.js';
@@ -42,7 +36,7 @@ export function summaryStep(
   }).pipe(
     concatMap((event) =>
       streamReply(host, state, setup.model, {
-        messages: formatMessages(event.messages, {
+        messages: setup.formatter(event.messages, {
           systemPrompt: event.systemPrompt,
           selfName: host.name,
         }),

@@ -1,10 +1,10 @@
-import {
-  type ChatModel,
-  formatMessages,
-  type ModelOptions,
-  type Msg,
-  type PostReasoningEvent,
-  type PreReasoningEvent,
+import type {
+  ChatModel,
+  Formatter,
+  ModelOptions,
+  Msg,
+  PostReasoningEvent,
+  PreReasoningEvent,
 } from '@rxagent/core';
 import { concatMap, defer, map, type Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -17,6 +17,7 @@ export interface ReasoningSetup {
   readonly model: ChatModel;
   readonly modelOptions: ModelOptions;
   readonly parallelToolCalls: boolean | undefined;
+  readonly formatter: Formatter;
 }
 
 /** The reply of a reasoning step as postReasoning hooks left it, and whether one asked to stop. */
@@ -65,7 +66,7 @@ export function reasoningStep(
 }
 
 function toRequest(event: PreReasoningEvent, selfName: string, setup: ReasoningSetup) {
-  const messages = formatMessages(event.messages, { systemPrompt: event.systemPrompt, selfName });
+  const messages = setup.formatter(event.messages, { systemPrompt: event.systemPrompt, selfName });
   if (event.tools.length === 0) return { messages, options: event.options };
   return {
     messages,

@@ -41,7 +41,8 @@ export function tokenize(source: string): Token[] {
       at++;
     } else {
       const number = /^(\d+(\.\d+)?|\.\d+)/.exec(source.slice(at));
-      if (number === null) throw new CalculatorError(`Unexpected "${char}" at column ${at + 1}.`, at);
+      if (number === null)
+        throw new CalculatorError(`Unexpected "${char}" at column ${at + 1}.`, at);
       tokens.push({ kind: 'number', value: Number(number[0]), at });
       at += number[0].length;
     }
@@ -57,8 +58,10 @@ export function evaluate(source: string): number {
   const tokens = tokenize(source);
   let index = 0;
   const peek = (): Token | undefined => tokens[index];
-  const isOp = (token: Token | undefined, ...ops: string[]): token is Extract<Token, { kind: 'op' }> =>
-    token?.kind === 'op' && ops.includes(token.op);
+  const isOp = (
+    token: Token | undefined,
+    ...ops: string[]
+  ): token is Extract<Token, { kind: 'op' }> => token?.kind === 'op' && ops.includes(token.op);
 
   const expression = (): number => {
     let value = term();
@@ -90,14 +93,18 @@ export function evaluate(source: string): number {
   };
   const primary = (): number => {
     const token = peek();
-    if (token === undefined) throw new CalculatorError('Unexpected end of expression.', source.length);
+    if (token === undefined)
+      throw new CalculatorError('Unexpected end of expression.', source.length);
     index++;
     if (token.kind === 'number') return token.value;
     if (token.op === '(') {
       const value = expression();
       const close = peek();
       if (!isOp(close, ')')) {
-        throw new CalculatorError(`Missing ")" for "(" at column ${token.at + 1}.`, close?.at ?? source.length);
+        throw new CalculatorError(
+          `Missing ")" for "(" at column ${token.at + 1}.`,
+          close?.at ?? source.length,
+        );
       }
       index++;
       return value;

@@ -49,7 +49,8 @@ export function locateFunction(
   const startIndex = lines.findIndex((line) => declaration.test(line));
   if (startIndex === -1) return undefined;
   const start = lines[startIndex]!;
-  if (/[};]\s*$/.test(start) && !/\{\s*$/.test(start)) return { start: startIndex + 1, end: startIndex + 1 };
+  if (/[};]\s*$/.test(start) && !/\{\s*$/.test(start))
+    return { start: startIndex + 1, end: startIndex + 1 };
   const indent = declaration.exec(start)![1]!;
   for (let i = startIndex + 1; i < lines.length; i++) {
     const line = lines[i]!;

@@ -1,3 +1,4 @@
+import type { ChatRequest } from '@rxagent/core';
 import type { ScriptedReply } from '@rxagent/core/testing';
 import { lastToolOutput, toolOutputs } from '@rxagent/example-kit';
 
@@ -13,7 +14,7 @@ const EXPLANATION = [
 ].join('\n');
 
 /** Line counts reported by `find_function`, in the order the functions were asked for. */
-function lineCounts(request: Parameters<Extract<ScriptedReply, Function>>[0]): number[] {
+function lineCounts(request: ChatRequest): number[] {
   return toolOutputs(request)
     .filter((output) => output.name === 'find_function')
     .map((output) => Number(/\((\d+) lines\)/.exec(output.content)?.[1]));
@@ -45,7 +46,9 @@ export function assistantScript(paceMs = 0): ScriptedReply[] {
     (request) => {
       const [linesA, linesB] = lineCounts(request);
       return {
-        toolCalls: [{ name: 'calculator', arguments: { expression: `(${linesA} + ${linesB}) * 4 / 2` } }],
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: `(${linesA} + ${linesB}) * 4 / 2` } },
+        ],
       };
     },
     { text: `Here is what the two functions do:\n${EXPLANATION}`, chunkDelayMs: paceMs },

@@ -27,8 +27,15 @@ export function chooseModel(
   if (liveModelConfigured(env)) {
     const name = env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
     const where = env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1';
+    // Read from `env`, not process.env, so a caller (or a test) can point one run elsewhere.
+    const apiKey = env['OPENAI_API_KEY'];
+    const baseURL = env['OPENAI_BASE_URL'];
     return {
-      model: new OpenAIChatModel({ model: name }),
+      model: new OpenAIChatModel({
+        model: name,
+        ...(apiKey && { apiKey }),
+        ...(baseURL && { baseURL }),
+      }),
       mode: 'live',
       banner: `mode: live — model ${name} at ${where}`,
     };

@@ -19,7 +19,9 @@ export function isEntryPoint(moduleUrl: string, argv: readonly string[] = proces
 export function runMain(moduleUrl: string, main: () => Promise<unknown>): void {
   if (!isEntryPoint(moduleUrl)) return;
   main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   });
 }

@@ -7,7 +7,7 @@
  * Offline (default) a scripted model plays the conversation; with OPENAI_API_KEY or
  * OPENAI_BASE_URL set, the same program talks to a real model.
  */
-import { Toolkit, type Msg, userMsg } from '@rxagent/core';
+import { type Msg, Toolkit, userMsg } from '@rxagent/core';
 import { chooseModel, runMain } from '@rxagent/example-kit';
 import { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
@@ -16,7 +16,8 @@ import { getWeatherTool } from './getWeather.js';
 import { recommendOutfitTool } from './recommendOutfit.js';
 import { weatherScript } from './script.js';
 
-export const QUESTION = "I'm in Shanghai tomorrow on business, check the weather and suggest an outfit.";
+export const QUESTION =
+  "I'm in Shanghai tomorrow on business, check the weather and suggest an outfit.";
 
 /** Options of `main`; tests capture `out`, pass an empty `env` and turn pacing off. */
 export interface MainOptions {

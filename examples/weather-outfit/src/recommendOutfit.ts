@@ -51,7 +51,8 @@ export function recommendOutfit(input: {
     notes.push(`${input.rainChance}% chance of rain: prefer water-resistant shoes`);
   }
   if (input.windKph >= 30) notes.push(`wind up to ${input.windKph} km/h: add a windproof layer`);
-  if (input.highC - input.lowC >= 8) notes.push('big swing between morning and afternoon: dress in layers');
+  if (input.highC - input.lowC >= 8)
+    notes.push('big swing between morning and afternoon: dress in layers');
   const summary = `${input.occasion} outfit for ${input.lowC}–${input.highC} °C`;
   return { summary, items, notes };
 }

@@ -1,8 +1,10 @@
 import { textOf } from '@rxagent/core';
+import { startStrictOpenAIServer } from '@rxagent/core/testing';
 import { captureOutput } from '@rxagent/example-kit';
 import { describe, expect, it } from 'vitest';
 import { FORECASTS } from '../src/forecasts.js';
 import { main } from '../src/main.js';
+import { weatherScript } from '../src/script.js';
 
 describe('weather-outfit example (offline)', () => {
   it('checks the forecast with a tool and answers with its temperatures', async () => {
@@ -13,9 +15,29 @@ describe('weather-outfit example (offline)', () => {
 
     expect(output.split('\n')[0]).toMatch(/^mode: offline/);
     expect(output).toContain('→ get_weather {"city":"Shanghai","day":"tomorrow"}');
-    expect(output).toContain(`→ recommend_outfit {"lowC":${tomorrow.lowC},"highC":${tomorrow.highC}`);
+    expect(output).toContain(
+      `→ recommend_outfit {"lowC":${tomorrow.lowC},"highC":${tomorrow.highC}`,
+    );
     expect(textOf(reply)).toContain(`${tomorrow.lowC}–${tomorrow.highC} °C`);
     expect(textOf(reply)).toContain('umbrella');
     expect(output).toMatch(/✓ \d+\.\d s · \d+ in \/ \d+ out tokens\n$/);
+  });
+});
+
+describe('weather-outfit example (live mode, against a local OpenAI-compatible server)', () => {
+  it('runs the same program through the OpenAI SDK when OPENAI_BASE_URL is set', async () => {
+    const server = await startStrictOpenAIServer({ script: weatherScript() });
+    try {
+      const { out, text } = captureOutput();
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'local-test' };
+      const reply = await main({ out, env, paceMs: 0 });
+      const tomorrow = FORECASTS['shanghai']![1];
+      expect(text().split('\n')[0]).toBe(`mode: live — model local-test at ${server.baseURL}`);
+      expect(textOf(reply)).toContain(`${tomorrow.lowC}–${tomorrow.highC} °C`);
+      expect(server.requests).toHaveLength(3);
+      expect(server.rejected).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
   });
 });

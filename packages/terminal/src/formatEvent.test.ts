@@ -70,11 +70,11 @@ describe('formatEvent', () => {
     });
     const { text } = render([
       result('line one\nline two'),
-      result('Path escapes the root', true),
+      result('Invalid path:\n  escapes the root', true),
       result('[duplicate] Not run again'),
     ]);
     expect(text).toBe(
-      '← read_file: line one …\n✗ read_file: Path escapes the root\n↺ read_file: [duplicate] Not run again\n',
+      '← read_file: line one …\n✗ read_file: Invalid path: escapes the root\n↺ read_file: [duplicate] Not run again\n',
     );
   });
 
@@ -192,11 +192,11 @@ describe('formatEvent', () => {
   });
 
   it('prints the typed object of a structured reply', () => {
-    const final = assistantMsg('', {
+    const final = assistantMsg('{"total":3}', {
       name: 'bot',
       metadata: { generateReason: 'structured_output', response: { total: 3 } },
     });
-    expect(render([reply(final)]).text).toContain('◆ structured response {"total":3}\n');
+    expect(render([reply(final)]).text).toBe('◆ structured response {"total":3}\n✓ 0.0 s\n');
   });
 
   it('colours output only when colour is on', () => {

@@ -10,7 +10,7 @@ import {
 } from '@rxagent/core';
 import type { RenderState } from './renderState.js';
 import { type Style, styleFor } from './style.js';
-import { compactJson, firstLine, formatElapsed, formatUsage, truncate } from './text.js';
+import { compactJson, firstLine, formatElapsed, formatUsage, oneLine, truncate } from './text.js';
 
 /** What one event renders to: the text to write (possibly empty) and the next state. */
 export interface Rendered {
@@ -130,8 +130,10 @@ function toolCallLine(name: string, input: unknown, style: Style): string {
 
 function toolResultLine(event: Snapshot<'postActing'>, style: Style): string {
   const { result } = event;
-  const output = truncate(firstLine(toolOutputText(result)), LINE_LIMIT) || '(empty)';
-  if (result.isError) return style.red(`✗ ${result.name}: ${output}`);
+  const text = toolOutputText(result);
+  // An error's reason is often on its second line, so errors are shown joined, not cut.
+  if (result.isError) return style.red(`✗ ${result.name}: ${truncate(oneLine(text), LINE_LIMIT)}`);
+  const output = truncate(firstLine(text), LINE_LIMIT) || '(empty)';
   const mark = output.startsWith('[duplicate]') ? style.yellow('↺') : style.green('←');
   return `${mark} ${style.magenta(result.name)}: ${output}`;
 }
@@ -140,7 +142,9 @@ function replyLines(event: ReplyEvent, state: RenderState, style: Style, now: nu
   const { msg } = event;
   const out: string[] = [];
   const text = textOf(msg);
-  if (text !== '' && msg.id !== state.streamedId) {
+  // A structured reply's text is the JSON of its response, which the ◆ line already shows.
+  const structured = msg.metadata['generateReason'] === 'structured_output';
+  if (text !== '' && msg.id !== state.streamedId && !structured) {
     out.push(`${style.bold(style.cyan(`${msg.name}:`))} ${text}`);
   }
   out.push(...reasonLines(msg, style));

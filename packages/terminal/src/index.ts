@@ -2,4 +2,4 @@ export { formatEnd, formatEvent, type Rendered } from './formatEvent.js';
 export { type RenderOptions, renderEvents } from './renderEvents.js';
 export { initialRenderState, type RenderState, type RenderStateOptions } from './renderState.js';
 export { type Style, shouldColor, styleFor } from './style.js';
-export { compactJson, firstLine, formatElapsed, formatUsage, truncate } from './text.js';
+export { compactJson, firstLine, formatElapsed, formatUsage, oneLine, truncate } from './text.js';

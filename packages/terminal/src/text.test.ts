@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactJson, firstLine, formatElapsed, formatUsage, truncate } from './text.js';
+import { compactJson, firstLine, formatElapsed, formatUsage, oneLine, truncate } from './text.js';
 
 describe('text helpers', () => {
   it('truncates with an ellipsis only when needed', () => {
@@ -11,6 +11,12 @@ describe('text helpers', () => {
     expect(firstLine('\n  one  \ntwo')).toBe('one …');
     expect(firstLine('only\n\n')).toBe('only');
     expect(firstLine('  ')).toBe('');
+  });
+
+  it('joins the non-empty lines of a text', () => {
+    expect(oneLine('bad arguments:\n  - trend: invalid\n\n')).toBe(
+      'bad arguments: - trend: invalid',
+    );
   });
 
   it('formats JSON compactly, falling back for values JSON cannot hold', () => {

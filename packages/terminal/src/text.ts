@@ -15,6 +15,15 @@ export function firstLine(text: string): string {
   return more ? `${line} …` : line;
 }
 
+/** All non-empty lines of `text`, trimmed and joined by spaces. */
+export function oneLine(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
 /** Compact JSON for one line (`{"city":"Shanghai"}`); values JSON cannot hold print as `null`. */
 export function compactJson(value: unknown): string {
   try {

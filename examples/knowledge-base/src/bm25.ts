@@ -1,0 +1,84 @@
+/**
+ * Okapi BM25 over tokenised documents. For each query term t in document d:
+ *
+ *   idf(t)   = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))
+ *   score(d) = Σ idf(t) · tf(t, d) · (k1 + 1) / (tf(t, d) + k1 · (1 - b + b · |d| / avgdl))
+ *
+ * tf saturates (k1) so repeating a word does not win by itself, and b normalises for length,
+ * so a long document mentioning everything does not beat a short one about the query.
+ */
+
+/** Words too common to tell documents apart. */
+const STOPWORDS = new Set(
+  'a an and are as at be by for from has have how in is it its of on or the this to was what when which who will with'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Lower-cased alphanumeric terms without stopwords, with a light plural stemmer (`rules` →
+ * `rule`) so a query and a document need not agree on number.
+ */
+export function tokenize(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((term) => term !== '' && !STOPWORDS.has(term))
+    .map((term) =>
+      term.length > 3 && term.endsWith('s') && !term.endsWith('ss') ? term.slice(0, -1) : term,
+    );
+}
+
+/** A ranked hit. */
+export interface Bm25Hit {
+  readonly id: string;
+  readonly score: number;
+}
+
+/** An immutable BM25 index built once over `documents`. */
+export class Bm25Index {
+  readonly #termFrequencies: ReadonlyArray<{ id: string; tf: Map<string, number>; length: number }>;
+  readonly #documentFrequency = new Map<string, number>();
+  readonly #averageLength: number;
+
+  constructor(
+    documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
+    readonly k1 = 1.2,
+    readonly b = 0.75,
+  ) {
+    this.#termFrequencies = documents.map(({ id, text }) => {
+      const terms = tokenize(text);
+      const tf = new Map<string, number>();
+      for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+      for (const term of tf.keys())
+        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      return { id, tf, length: terms.length };
+    });
+    const total = this.#termFrequencies.reduce((sum, doc) => sum + doc.length, 0);
+    this.#averageLength = total / Math.max(1, documents.length);
+  }
+
+  /** Inverse document frequency of `term` (already tokenised); never negative. */
+  idf(term: string): number {
+    const n = this.#documentFrequency.get(term) ?? 0;
+    const N = this.#termFrequencies.length;
+    return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+  }
+
+  /** Documents matching at least one query term, best first (ties keep corpus order). */
+  search(query: string, limit = 5): Bm25Hit[] {
+    const terms = [...new Set(tokenize(query))];
+    const hits: Bm25Hit[] = [];
+    for (const doc of this.#termFrequencies) {
+      let score = 0;
+      for (const term of terms) {
+        const tf = doc.tf.get(term) ?? 0;
+        if (tf === 0) continue;
+        const norm = this.k1 * (1 - this.b + (this.b * doc.length) / this.#averageLength);
+        score += (this.idf(term) * tf * (this.k1 + 1)) / (tf + norm);
+      }
+      if (score > 0) hits.push({ id: doc.id, score });
+    }
+    return hits.sort((x, y) => y.score - x.score).slice(0, limit);
+  }
+}

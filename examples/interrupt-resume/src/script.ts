@@ -2,7 +2,9 @@ import type { ScriptedReply } from '@rxagent/core/testing';
 import { allToolOutputs, latestToolOutputs } from './wire.js';
 
 // Offline, these scripts play the model. Each part of the program makes its own model, so
-// `--resume` in a new process starts the resume script from its first reply.
+// `--resume` in a new process starts the resume script from its first reply. Tool-call ids
+// are given explicitly: a fresh model numbering its calls from 1 again would reuse an id of
+// the restored conversation, which the API rejects.
 
 const PACE = { chunkDelayMs: 15 } as const;
 
@@ -12,7 +14,7 @@ export function interruptScript(): ScriptedReply[] {
     {
       ...PACE,
       text: 'Scanning the whole 2024 archive, month by month.',
-      toolCalls: [{ name: 'compile_report', arguments: { year: 2024 } }],
+      toolCalls: [{ id: 'call_full_year', name: 'compile_report', arguments: { year: 2024 } }],
     },
   ];
 }
@@ -24,10 +26,14 @@ export function resumeScript(): ScriptedReply[] {
       const cut = allToolOutputs(request).some((output) => output.startsWith('[interrupted]'));
       return {
         ...PACE,
-        text: cut
-          ? 'The full-year scan was cut off, so I will scan Q4 only.'
-          : 'Scanning Q4 only.',
-        toolCalls: [{ name: 'compile_report', arguments: { year: 2024, months: [10, 11, 12] } }],
+        text: cut ? 'The full-year scan was cut off, so I will scan Q4 only.' : 'Scanning Q4 only.',
+        toolCalls: [
+          {
+            id: 'call_q4',
+            name: 'compile_report',
+            arguments: { year: 2024, months: [10, 11, 12] },
+          },
+        ],
       };
     },
     (request) => {
@@ -42,6 +48,7 @@ export function resumeScript(): ScriptedReply[] {
         text: 'Publishing to #ops.',
         toolCalls: [
           {
+            id: 'call_publish',
             name: 'publish_report',
             arguments: { channel: 'ops', title: '2024 Q4 incident report', body: report ?? '' },
           },

@@ -16,9 +16,13 @@ const compileArgs = z.object({
 /**
  * The long task: scans the archive one month at a time (`monthMs` each), streaming progress
  * as it goes, and returns the report. It stops at once when its run is cancelled (an
- * interrupt unsubscribes it), so nothing keeps scanning in the background.
+ * interrupt unsubscribes it), so nothing keeps scanning in the background. `onProgress`
+ * hears each scanned month.
  */
-export function compileReportTool(monthMs: number): Tool<z.infer<typeof compileArgs>> {
+export function compileReportTool(
+  monthMs: number,
+  onProgress: (progress: string) => void = () => {},
+): Tool<z.infer<typeof compileArgs>> {
   return tool({
     name: 'compile_report',
     description:
@@ -35,7 +39,9 @@ export function compileReportTool(monthMs: number): Tool<z.infer<typeof compileA
           const month = wanted[next++]!;
           const incidents = incidentsIn(year, month);
           found.push(...incidents);
-          subscriber.next(`scanned ${monthName(month)} ${year}: ${incidents.length} incident(s)`);
+          const progress = `scanned ${monthName(month)} ${year}: ${incidents.length} incident(s)`;
+          onProgress(progress);
+          subscriber.next(progress);
           if (next === wanted.length) {
             subscriber.next(summarize(year, wanted, found));
             subscriber.complete();
@@ -67,7 +73,11 @@ export function publishReportTool(
     parameters: publishArgs,
     dedupe: false,
     execute: async ({ channel, title, body }) => {
-      const slug = channel.replace(/^#/u, '').toLowerCase().replace(/[^a-z0-9-]+/gu, '-') || 'general';
+      const slug =
+        channel
+          .replace(/^#/u, '')
+          .toLowerCase()
+          .replace(/[^a-z0-9-]+/gu, '-') || 'general';
       const outbox = join(dir, 'outbox');
       await mkdir(outbox, { recursive: true });
       const file = join(outbox, `${slug}.md`);

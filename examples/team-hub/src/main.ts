@@ -82,7 +82,9 @@ export async function main(options: TeamHubOptions = {}): Promise<TeamHubResult>
     },
   });
 
-  out.write(`user: ${TOPIC}\n\n── round 1: the team speaks in turn (sequentialPipeline in a MsgHub)\n`);
+  out.write(
+    `user: ${TOPIC}\n\n── round 1: the team speaks in turn (sequentialPipeline in a MsgHub)\n`,
+  );
   const hub = { participants: agents, announcement: userMsg(TOPIC), name: 'offsite' };
   const fanout = await lastValueFrom(
     msgHub(hub, (room) =>
@@ -138,9 +140,14 @@ function isEntryPoint(url: string): boolean {
 if (isEntryPoint(import.meta.url)) {
   const started = Date.now();
   main().then(
-    () => process.stdout.write(`\n(team-hub finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`),
+    () =>
+      process.stdout.write(
+        `\n(team-hub finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      ),
     (error: unknown) => {
-      process.stderr.write(`team-hub failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `team-hub failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exitCode = 1;
     },
   );

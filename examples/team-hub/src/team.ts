@@ -1,4 +1,4 @@
-import { type ChatModel, type Hook, Toolkit } from '@rxagent/core';
+import { type ChatModel, Toolkit } from '@rxagent/core';
 import { ReActAgent } from '@rxagent/react-agent';
 import { estimateBudget, findVenues } from './venues.js';
 
@@ -22,7 +22,6 @@ export function createTeam(models: {
       'the venue (cheapest room rate that fits), a one-line agenda for Day 1 and Day 2, and a runner-up venue by its exact name.',
     model: models.planner,
     toolkit: new Toolkit([findVenues]),
-    hooks: [skipAlreadyHeard()],
   });
   const critic = new ReActAgent({
     name: 'critic',
@@ -31,7 +30,6 @@ export function createTeam(models: {
       'then in under 70 words say which total is cheaper and why, and give at most two concrete improvements.',
     model: models.critic,
     toolkit: new Toolkit([estimateBudget]),
-    hooks: [skipAlreadyHeard()],
   });
   const writer = new ReActAgent({
     name: 'writer',
@@ -39,23 +37,6 @@ export function createTeam(models: {
       'You are the writer of the team. Turn the plan and the critique you heard into a short, friendly announcement ' +
       "for the whole team (under 80 words), using the venue and total cost the critic recommends and the planner's agenda.",
     model: models.writer,
-    hooks: [skipAlreadyHeard()],
   });
   return { planner, critic, writer };
-}
-
-/**
- * In a hub, each agent has already heard (observed) the previous speaker's reply by the time
- * `sequentialPipeline` passes that same reply to it as input; this hook drops such input so
- * the conversation holds every message once.
- */
-function skipAlreadyHeard(): Hook {
-  return {
-    name: 'skipAlreadyHeard',
-    onEvent(event) {
-      if (event.type !== 'preCall' || !(event.agent instanceof ReActAgent)) return;
-      const stored = new Set(event.agent.memory.messages().map((msg) => msg.id));
-      event.input = event.input.filter((msg) => !stored.has(msg.id));
-    },
-  };
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { textOf } from '@rxagent/core';
-import { describe, expect, it } from 'vitest';
-import { main } from '../src/main.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main, type TeamHubResult } from '../src/main.js';
 
 function capture(): { out: Writable; text: () => string } {
   let text = '';
@@ -15,12 +15,16 @@ function capture(): { out: Writable; text: () => string } {
 }
 
 describe('team-hub example (offline)', () => {
-  it('runs the hub round and the fan-out round with everyone hearing everyone once', async () => {
+  let result: TeamHubResult;
+  let output: string;
+
+  beforeAll(async () => {
     const { out, text } = capture();
+    result = await main({ out, env: {} });
+    output = text();
+  });
 
-    const result = await main({ out, env: {} });
-
-    const output = text();
+  it('runs the hub round with every agent hearing the others once', () => {
     expect(output.split('\n')[0]).toMatch(/^mode: offline/);
     expect(result.turns.map((msg) => msg.name)).toEqual(['planner', 'critic', 'writer']);
     for (const agent of result.agents) {
@@ -40,16 +44,18 @@ describe('team-hub example (offline)', () => {
     expect(output).toContain('writer heard: user, planner, critic');
   });
 
-  it('lists the fan-out answers in agent order, not arrival order', async () => {
-    const { out, text } = capture();
-
-    const result = await main({ out, env: {} });
-
+  it('lists the fan-out answers in agent order, not arrival order', () => {
     expect(result.fanout.map((msg) => msg.name)).toEqual(['planner', 'critic', 'writer']);
     expect(result.arrivals).toHaveLength(3);
     expect(result.arrivals[2]).toBe('planner');
     for (const answer of result.fanout) expect(textOf(answer)).toMatch(/^Risk: /);
-    const printed = text().split('\n').filter((line) => /^ {2}(planner|critic|writer): Risk/.test(line));
-    expect(printed.map((line) => line.trim().split(':')[0])).toEqual(['planner', 'critic', 'writer']);
+    const printed = output
+      .split('\n')
+      .filter((line) => /^ {2}(planner|critic|writer): Risk/.test(line));
+    expect(printed.map((line) => line.trim().split(':')[0])).toEqual([
+      'planner',
+      'critic',
+      'writer',
+    ]);
   });
 });

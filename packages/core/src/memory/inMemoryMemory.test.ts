@@ -148,3 +148,22 @@ describe('InMemoryMemory', () => {
     );
   });
 });
+
+describe('InMemoryMemory duplicate ids', () => {
+  it('stores a message delivered twice only once, and again after it was deleted', () => {
+    const memory = new InMemoryMemory();
+    const heard = userMsg('from the hub');
+
+    memory.add(heard);
+    memory.add([heard, userMsg('new')]);
+    expect(memory.messages().map((m) => m.content)).toEqual([
+      heard.content,
+      [{ type: 'text', text: 'new' }],
+    ]);
+
+    memory.delete([heard.id]);
+    memory.add(heard);
+    expect(memory.messages().at(-1)).toBe(heard);
+    expect(memory.size).toBe(2);
+  });
+});

@@ -13,18 +13,25 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
  */
 export class InMemoryMemory implements Memory {
   #msgs: Msg[] = [];
+  #ids = new Set<string>();
   #view: readonly Msg[] | undefined;
 
   /** Creates a memory holding `msgs` (in order). */
   constructor(msgs: readonly Msg[] = []) {
-    this.#msgs = [...msgs];
+    this.replace(msgs);
   }
 
-  /** Appends one message or several, in order. */
+  /**
+   * Appends one message or several, in order. A message whose id is already stored is not
+   * added again: a hub broadcast and a pipeline input may deliver the same Msg.
+   */
   add(msgs: Msg | readonly Msg[]): void {
     // A loop, not push(...msgs): spreading a very long array overflows the call stack.
-    if (Array.isArray(msgs)) for (const msg of msgs as readonly Msg[]) this.#msgs.push(msg);
-    else this.#msgs.push(msgs as Msg);
+    for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
+      if (this.#ids.has(msg.id)) continue;
+      this.#ids.add(msg.id);
+      this.#msgs.push(msg);
+    }
     this.#view = undefined;
   }
 
@@ -39,6 +46,7 @@ export class InMemoryMemory implements Memory {
     const drop = new Set(ids);
     const before = this.#msgs.length;
     this.#msgs = this.#msgs.filter((msg) => !drop.has(msg.id));
+    for (const id of drop) this.#ids.delete(id);
     const removed = before - this.#msgs.length;
     if (removed > 0) this.#view = undefined;
     return removed;
@@ -46,13 +54,15 @@ export class InMemoryMemory implements Memory {
 
   /** Replaces the whole conversation with `msgs` (used by compaction). */
   replace(msgs: readonly Msg[]): void {
-    this.#msgs = [...msgs];
-    this.#view = undefined;
+    this.#msgs = [];
+    this.#ids = new Set();
+    this.add(msgs);
   }
 
   /** Removes every message. */
   clear(): void {
     this.#msgs = [];
+    this.#ids = new Set();
     this.#view = undefined;
   }
 

@@ -69,3 +69,31 @@ describe('planTurn', () => {
     expect(plan.usage).toEqual({ inputTokens: 10, outputTokens: 3, totalTokens: 13 });
   });
 });
+
+describe('planTurn call ids', () => {
+  it('skips generated ids the conversation already holds (a restarted model on a restored chat)', () => {
+    let n = 0;
+    const messages = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+    ];
+
+    const plan = planTurn(
+      {
+        toolCalls: [
+          { name: 'f', arguments: {} },
+          { name: 'g', arguments: {} },
+        ],
+      },
+      messages,
+      () => `call_${++n}`,
+    );
+
+    expect(plan.toolCalls.map((c) => c.id)).toEqual(['call_2', 'call_3']);
+  });
+});

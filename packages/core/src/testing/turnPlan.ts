@@ -32,11 +32,12 @@ export function planTurn(
 ): TurnPlan {
   const text = turn.text ?? '';
   const thinking = turn.thinking ?? '';
+  const freshId = unusedIds(messages, nextCallId);
   const toolCalls = (turn.toolCalls ?? []).map((call): PlannedToolCall => {
     const args =
       typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
     return {
-      id: call.id ?? nextCallId(),
+      id: call.id ?? freshId(),
       name: call.name,
       arguments: args,
       fragments: splitArguments(args),
@@ -106,4 +107,25 @@ function messageChars(messages: unknown): number {
     }
   }
   return chars;
+}
+
+/**
+ * Wraps `nextCallId` to skip ids the conversation already holds, as a real model's random
+ * ids would: a model or server restarted on a restored conversation must not reuse them.
+ */
+function unusedIds(messages: unknown, nextCallId: () => string): () => string {
+  const used = new Set<string>();
+  if (Array.isArray(messages)) {
+    for (const message of messages as { tool_calls?: unknown }[]) {
+      if (!Array.isArray(message?.tool_calls)) continue;
+      for (const call of message.tool_calls as { id?: unknown }[])
+        if (typeof call?.id === 'string') used.add(call.id);
+    }
+  }
+  return () => {
+    let id = nextCallId();
+    while (used.has(id)) id = nextCallId();
+    used.add(id);
+    return id;
+  };
 }

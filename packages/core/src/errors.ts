@@ -172,5 +172,7 @@ export class PipelineError extends AggregateError {
 
 /** Whether `error` is an abort (an AbortSignal fired or an interrupt), not a real failure. */
 export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError);
+  return (
+    error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError)
+  );
 }

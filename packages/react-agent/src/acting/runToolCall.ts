@@ -109,12 +109,10 @@ function postActing(
   result: ToolResultBlock,
 ): Observable<ToolCallOutcome> {
   const stop = new StopSwitch();
-  const event = stop.attach<PostActingEvent>({
-    type: 'postActing',
-    agent: host.agent,
-    toolCall,
-    result,
-  });
+  const event = stop.attach<PostActingEvent>(
+    { type: 'postActing', agent: host.agent, toolCall, result },
+    host.hasEventListeners(),
+  );
   return host.notify(event).pipe(
     map((final) => ({
       result: final.result.id === toolCall.id ? final.result : { ...final.result, id: toolCall.id },

@@ -8,8 +8,13 @@ import type { Stoppable } from '@rxagent/core';
 export class StopSwitch {
   stopped = false;
 
-  /** `event` with `stopAgent()` and a live `stopRequested` added. */
-  attach<E extends Stoppable>(event: Omit<E, keyof Stoppable>): E {
+  /**
+   * `event` with `stopAgent()` and a live `stopRequested` added. With `listened` false (no
+   * hook and no stream() subscriber will see the event, so nobody can stop) the event is
+   * returned as it is: the accessors cost more than the rest of the event.
+   */
+  attach<E extends Stoppable>(event: Omit<E, keyof Stoppable>, listened = true): E {
+    if (!listened) return event as E;
     return Object.defineProperties(event, {
       stopAgent: {
         enumerable: true,

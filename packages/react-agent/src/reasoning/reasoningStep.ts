@@ -53,11 +53,10 @@ export function reasoningStep(
     concatMap((event) => streamReply(host, state, setup.model, toRequest(event, host.name, setup))),
     concatMap((reply) => {
       const stop = new StopSwitch();
-      const event = stop.attach<PostReasoningEvent>({
-        type: 'postReasoning',
-        agent: host.agent,
-        reply,
-      });
+      const event = stop.attach<PostReasoningEvent>(
+        { type: 'postReasoning', agent: host.agent, reply },
+        host.hasEventListeners(),
+      );
       return host
         .notify(event)
         .pipe(map((final) => ({ reply: final.reply, stopRequested: stop.stopped })));

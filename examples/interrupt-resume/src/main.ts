@@ -1,7 +1,7 @@
-import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonFileSession } from '@rxagent/core';
+import { runMain } from '@rxagent/example-kit';
 import { type ApprovalOutcome, approvalPart } from './approvalPart.js';
 import { type InterruptOutcome, interruptPart } from './interruptPart.js';
 import { type ResumeOutcome, resumePart } from './resumePart.js';
@@ -83,28 +83,4 @@ export async function main(options: InterruptResumeOptions = {}): Promise<Interr
   };
 }
 
-function isEntryPoint(url: string): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint(import.meta.url)) {
-  const started = Date.now();
-  main({ argv: process.argv.slice(2) }).then(
-    () =>
-      process.stdout.write(
-        `\n(interrupt-resume finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-      ),
-    (error: unknown) => {
-      process.stderr.write(
-        `interrupt-resume failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, () => main({ argv: process.argv.slice(2) }));

@@ -14,14 +14,22 @@ export function isEntryPoint(moduleUrl: string, argv: readonly string[] = proces
 
 /**
  * Runs `main` when the module at `moduleUrl` is the entry point, and does nothing when it is
- * imported (by a test). A failure is printed and sets a non-zero exit code.
+ * imported (by a test). Ends with how long the program took; a failure is printed and sets a
+ * non-zero exit code.
  */
 export function runMain(moduleUrl: string, main: () => Promise<unknown>): void {
   if (!isEntryPoint(moduleUrl)) return;
-  main().catch((error: unknown) => {
-    process.stderr.write(
-      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 1;
-  });
+  const started = performance.now();
+  main().then(
+    () =>
+      process.stdout.write(
+        `\n(finished in ${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+      ),
+    (error: unknown) => {
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
 }

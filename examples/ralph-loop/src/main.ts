@@ -1,9 +1,8 @@
-import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { JsonFileSession } from '@rxagent/core';
-import { chooseModel } from '@rxagent/example-kit';
+import { chooseModel, runMain } from '@rxagent/example-kit';
 import { policyScript } from './policy.js';
 import { type LoopOutcome, type Out, runLoop } from './ralphLoop.js';
 
@@ -58,28 +57,4 @@ export async function main(options: RalphLoopOptions = {}): Promise<LoopOutcome>
   });
 }
 
-function isEntryPoint(url: string): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint(import.meta.url)) {
-  const started = Date.now();
-  main({ argv: process.argv.slice(2) }).then(
-    () =>
-      process.stdout.write(
-        `\n(ralph-loop finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-      ),
-    (error: unknown) => {
-      process.stderr.write(
-        `ralph-loop failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, () => main({ argv: process.argv.slice(2) }));

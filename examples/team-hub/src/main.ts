@@ -1,5 +1,3 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   fanoutPipeline,
   type Msg,
@@ -8,7 +6,7 @@ import {
   textOf,
   userMsg,
 } from '@rxagent/core';
-import { chooseModel } from '@rxagent/example-kit';
+import { chooseModel, runMain } from '@rxagent/example-kit';
 import type { ReActAgent } from '@rxagent/react-agent';
 import { concatMap, defer, lastValueFrom } from 'rxjs';
 import { type Out, renderHook } from './renderHook.js';
@@ -127,28 +125,4 @@ function printWhoHeardWhat(
   }
 }
 
-function isEntryPoint(url: string): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint(import.meta.url)) {
-  const started = Date.now();
-  main().then(
-    () =>
-      process.stdout.write(
-        `\n(team-hub finished in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-      ),
-    (error: unknown) => {
-      process.stderr.write(
-        `team-hub failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

@@ -1,19 +1,74 @@
+/**
+ * The rxagent benchmarks (`pnpm bench`, or `pnpm bench -- --quick` for a smoke run;
+ * `--only=inProcess,streaming` runs some suites). Prints a table per suite and the budget
+ * lines, and writes the results under bench/results/. See BENCHMARKS.md.
+ */
 import { configFrom } from './lib/config.js';
+import { machine, renderBudgets, writeResults } from './lib/report.js';
 import type { SuiteResult } from './lib/result.js';
 import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
+import { abortedCalls } from './suites/abortedCalls.js';
+import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
+import { importTime } from './suites/importTime.js';
+import { inProcess } from './suites/inProcess.js';
+import { parkedAgents } from './suites/parkedAgents.js';
+import { streaming } from './suites/streaming.js';
 
-const config = configFrom(process.argv.slice(2));
-const server = await ServerProcess.start();
+const SUITES = [
+  'httpSequential',
+  'httpConcurrent',
+  'inProcess',
+  'hookOverhead',
+  'abortedCalls',
+  'parkedAgents',
+  'streaming',
+  'importTime',
+] as const;
+
+const args = process.argv.slice(2);
+const config = configFrom(args);
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const unknown = only?.filter((id) => !(SUITES as readonly string[]).includes(id)) ?? [];
+if (unknown.length > 0)
+  throw new Error(`Unknown suite(s) ${unknown.join(', ')}; choose from ${SUITES.join(', ')}.`);
+const want = (id: (typeof SUITES)[number]) => !only || only.includes(id);
+// Under `start:source` the packages run from their TypeScript sources (tsx), else built.
+const mode = process.execArgv.some((arg) => arg.includes('@rxagent/source')) ? 'source' : 'built';
+
+const m = machine();
+console.log(
+  `rxagent bench (${config.quick ? 'quick' : 'full'}, ${mode} packages) on ${m.cores} × ${m.cpu}, Node ${m.node}`,
+);
+const started = performance.now();
 const results: SuiteResult[] = [];
+const report = (result: SuiteResult) => {
+  results.push(result);
+  console.log(renderSuite(result));
+};
+
+const server = await ServerProcess.start();
 try {
-  for (const suite of [httpSequential, httpConcurrent]) {
-    const result = await suite(server, config);
-    results.push(result);
-    console.log(renderSuite(result));
-  }
+  if (want('httpSequential')) report(await httpSequential(server, config));
+  if (want('httpConcurrent')) report(await httpConcurrent(server, config));
+  if (want('inProcess')) report(await inProcess(config));
+  if (want('hookOverhead')) report(await hookOverhead(config));
+  // Before the parked agents: their 1,000 closed sockets would still be freed during the
+  // aborted-calls run and make its heap look smaller than its baseline.
+  if (want('abortedCalls')) report(await abortedCalls(server, config));
+  if (want('parkedAgents')) report(await parkedAgents(server, config));
 } finally {
   await server.close();
 }
+if (want('streaming')) report(await streaming(config));
+if (want('importTime')) report(await importTime(config));
+
+const seconds = (performance.now() - started) / 1000;
+console.log(renderBudgets(results));
+const file = writeResults(results, config, mode, seconds);
+console.log(`\n${results.length} suite(s) in ${seconds.toFixed(0)} s; results written to ${file}`);

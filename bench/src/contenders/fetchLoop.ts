@@ -30,7 +30,12 @@ export function fetchLoop(baseURL: string): Contender {
           stream_options: { include_usage: true },
           tools: TOOL_SCHEMAS,
         });
-        const response = await fetch(url, { method: 'POST', headers, body, signal: signal ?? null });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body,
+          signal: signal ?? null,
+        });
         if (!response.ok || !response.body) {
           throw new Error(`fetchLoop: HTTP ${response.status}: ${await response.text()}`);
         }

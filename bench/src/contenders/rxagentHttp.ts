@@ -9,7 +9,11 @@ import type { Contender } from './contender.js';
  * rxagent over HTTP: a fresh `ReActAgent` per conversation (one agent per user), sharing one
  * `OpenAIChatModel` (one SDK client) and one toolkit, as an application would.
  */
-export function rxagentHttp(baseURL: string, label = 'rxagent', fetchImpl?: typeof fetch): Contender {
+export function rxagentHttp(
+  baseURL: string,
+  label = 'rxagent',
+  fetchImpl?: typeof fetch,
+): Contender {
   const model = new OpenAIChatModel({
     model: 'bench-model',
     baseURL,

@@ -9,7 +9,11 @@ import { assistantMessage, type LoopMessage, WireAccumulator } from './wireAccum
  * The hand-written baseline on the `openai` SDK: the same request bodies as rxagent, the
  * stream accumulated by hand, both tool calls run in parallel (validated with zod).
  */
-export function sdkLoop(baseURL: string, label = 'openai SDK loop', fetchImpl?: typeof fetch): Contender {
+export function sdkLoop(
+  baseURL: string,
+  label = 'openai SDK loop',
+  fetchImpl?: typeof fetch,
+): Contender {
   const client = new OpenAI({
     apiKey: 'bench-key',
     baseURL,

@@ -43,7 +43,11 @@ export class WireAccumulator {
   }
 
   toolCalls(): WireToolCall[] {
-    return this.#calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args.join('') }));
+    return this.#calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments: call.args.join(''),
+    }));
   }
 }
 
@@ -53,7 +57,11 @@ export type LoopMessage =
   | {
       role: 'assistant';
       content: string;
-      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+      tool_calls?: {
+        id: string;
+        type: 'function';
+        function: { name: string; arguments: string };
+      }[];
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 

@@ -37,7 +37,7 @@ const FULL: BenchConfig = {
   parkedRounds: 3,
   abortedCalls: 10_000,
   streamingRounds: 7,
-  importRuns: 9,
+  importRuns: 5,
 };
 
 const QUICK: BenchConfig = {

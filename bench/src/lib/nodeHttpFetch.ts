@@ -16,11 +16,17 @@ export function nodeHttpFetch(): typeof fetch {
       });
       const req = request(
         url,
-        { method: init?.method ?? 'GET', headers, agent, ...(init?.signal && { signal: init.signal }) },
+        {
+          method: init?.method ?? 'GET',
+          headers,
+          agent,
+          ...(init?.signal && { signal: init.signal }),
+        },
         (res) => {
           const responseHeaders = new Headers();
           for (const [key, value] of Object.entries(res.headers)) {
-            if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(', ') : value);
+            if (value !== undefined)
+              responseHeaders.set(key, Array.isArray(value) ? value.join(', ') : value);
           }
           const body = Readable.toWeb(res) as ReadableStream<Uint8Array>;
           resolve(

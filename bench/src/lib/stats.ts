@@ -43,7 +43,11 @@ export function delay(ms: number): Promise<void> {
 }
 
 /** Runs `task(i)` for i in [0, count) with at most `concurrency` in flight. */
-export async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+export async function pool(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) await task(next++);

@@ -12,7 +12,9 @@ export function fmt(value: number): string {
 }
 
 function line(cells: readonly string[], widths: readonly number[]): string {
-  return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return cells
+    .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+    .join('  ');
 }
 
 function cellsOf(r: Row): string[] {
@@ -24,9 +26,15 @@ export function renderSuite(suite: SuiteResult): string {
   const header = ['', 'median', 'min – max', 'unit', 'n'];
   const body = suite.rows.map(cellsOf);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
-  const out = [`\n## ${suite.title}`, line(header, widths), ...body.map((cells) => line(cells, widths))];
+  const out = [
+    `\n## ${suite.title}`,
+    line(header, widths),
+    ...body.map((cells) => line(cells, widths)),
+  ];
   for (const b of suite.budgets) {
-    out.push(`${b.pass ? 'PASS' : 'MISS'}  ${b.line}: ${fmt(b.value)} ${b.unit} (limit ${fmt(b.limit)})`);
+    out.push(
+      `${b.pass ? 'PASS' : 'MISS'}  ${b.line}: ${fmt(b.value)} ${b.unit} (limit ${fmt(b.limit)})`,
+    );
   }
   return out.join('\n');
 }
@@ -34,10 +42,13 @@ export function renderSuite(suite: SuiteResult): string {
 /** A Markdown table of one suite, for BENCHMARKS.md. */
 export function markdownSuite(suite: SuiteResult): string {
   const out = [`### ${suite.title}`, '', '| | median | min – max | unit |', '|---|---:|---:|---|'];
-  for (const r of suite.rows) out.push(`| ${r.label} | ${fmt(r.median)} | ${fmt(r.min)} – ${fmt(r.max)} | ${r.unit} |`);
+  for (const r of suite.rows)
+    out.push(`| ${r.label} | ${fmt(r.median)} | ${fmt(r.min)} – ${fmt(r.max)} | ${r.unit} |`);
   if (suite.budgets.length > 0) out.push('');
   for (const b of suite.budgets) {
-    out.push(`- ${b.pass ? '✅' : '❌'} ${b.line}: **${fmt(b.value)} ${b.unit}** (limit ${fmt(b.limit)})`);
+    out.push(
+      `- ${b.pass ? '✅' : '❌'} ${b.line}: **${fmt(b.value)} ${b.unit}** (limit ${fmt(b.limit)})`,
+    );
   }
   return out.join('\n');
 }

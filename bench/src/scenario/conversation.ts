@@ -25,7 +25,7 @@ export const FINAL_ANSWER =
   'Paris is sunny at 21°C and it is 14:00 there; Tokyo is cloudy at 18°C at 21:00; ' +
   'Lima is misty at 16°C at 07:00. Pack a light jacket for Lima and sunglasses for Paris.';
 
-const LONG_ANSWER = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+const LONG_ANSWER = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 
 /** The fewest fields of a wire message the script reads. */
 interface WireMessage {
@@ -57,7 +57,9 @@ export function scenarioTurn(messages: readonly WireMessage[], onPark?: () => vo
   }
   if (prompt.startsWith('[park]')) {
     onPark?.();
-    return { text: FINAL_ANSWER, delayMs: 600_000 };
+    // A scripted error waits its delay before sending anything, headers included: the
+    // request stays open with the model "thinking", as long as the client keeps it.
+    return { error: { status: 503, message: 'parked' }, delayMs: 600_000 };
   }
   return { text: FINAL_ANSWER };
 }

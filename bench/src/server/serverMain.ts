@@ -3,7 +3,11 @@
  * OpenAI-compatible server from @rxagent/core/testing, scripted from each request, so the
  * client's CPU time is measured apart from the server's. Talks to its parent over IPC.
  */
-import { type RecordedRequest, type ScriptedReply, startStrictOpenAIServer } from '@rxagent/core/testing';
+import {
+  type RecordedRequest,
+  type ScriptedReply,
+  startStrictOpenAIServer,
+} from '@rxagent/core/testing';
 import { scenarioTurn } from '../scenario/conversation.js';
 import type { ParentMessage, ServerMessage } from './protocol.js';
 
@@ -32,7 +36,13 @@ setInterval(() => {
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'stats') {
     const rejected = server.rejected.map((r) => r.rejection ?? '');
-    send({ type: 'stats', answered, parked, rejected: rejected.slice(0, 3), rejectedCount: rejected.length });
+    send({
+      type: 'stats',
+      answered,
+      parked,
+      rejected: rejected.slice(0, 3),
+      rejectedCount: rejected.length,
+    });
   } else if (message.type === 'resetParked') {
     parked = 0;
     send({ type: 'ok' });

@@ -18,19 +18,21 @@ export class ServerProcess {
   static async start(): Promise<ServerProcess> {
     const entry = fileURLToPath(new URL('./serverMain.ts', import.meta.url));
     const child = fork(entry, [], {
-      execArgv: ['--conditions=@rxagent/source', '--import', 'tsx'],
+      execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`server process exited with code ${code}`)));
-      const onMessage = (message: ServerMessage) => {
-        if (message.type !== 'ready') return;
-        child.off('message', onMessage);
-        resolve(message);
-      };
-      child.on('message', onMessage);
-    });
+    const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>(
+      (resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`server process exited with code ${code}`)));
+        const onMessage = (message: ServerMessage) => {
+          if (message.type !== 'ready') return;
+          child.off('message', onMessage);
+          resolve(message);
+        };
+        child.on('message', onMessage);
+      },
+    );
     child.removeAllListeners('exit');
     child.removeAllListeners('error');
     return new ServerProcess(child, ready.baseURL);
@@ -62,7 +64,9 @@ export class ServerProcess {
   async assertNoRejections(): Promise<void> {
     const stats = await this.stats();
     if (stats.rejectedCount > 0) {
-      throw new Error(`The strict server rejected ${stats.rejectedCount} request(s): ${stats.rejected.join(' | ')}`);
+      throw new Error(
+        `The strict server rejected ${stats.rejectedCount} request(s): ${stats.rejected.join(' | ')}`,
+      );
     }
   }
 

@@ -10,7 +10,10 @@ import { CALLS_PER_RUN, FINAL_ANSWER, USER_PROMPT } from '../scenario/conversati
 import type { ServerProcess } from '../server/serverProcess.js';
 
 /** Suite 2: C conversations in flight at once (one agent each); conversations per second. */
-export async function httpConcurrent(server: ServerProcess, config: BenchConfig): Promise<SuiteResult> {
+export async function httpConcurrent(
+  server: ServerProcess,
+  config: BenchConfig,
+): Promise<SuiteResult> {
   const contenders: Contender[] = [
     rxagentHttp(server.baseURL),
     sdkLoop(server.baseURL),
@@ -23,7 +26,8 @@ export async function httpConcurrent(server: ServerProcess, config: BenchConfig)
         const t0 = performance.now();
         await pool(config.concurrentRuns, config.concurrency, async () => {
           const answer = await contender.run(USER_PROMPT);
-          if (answer !== FINAL_ANSWER) throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
+          if (answer !== FINAL_ANSWER)
+            throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
         });
         return { value: config.concurrentRuns / ((performance.now() - t0) / 1000) };
       },
@@ -38,7 +42,11 @@ export async function httpConcurrent(server: ServerProcess, config: BenchConfig)
     title: `HTTP concurrent: ${config.concurrency} conversations in flight, ${config.concurrentRuns} per sample (${CALLS_PER_RUN} model calls each), ${config.rounds} rounds`,
     rows: [
       ...contenders.map((c) => row(`${c.label}: conversations per second`, '/s', get(c.label))),
-      row('rxagent / openai SDK loop (throughput)', '×', pairRatios(get('rxagent'), get('openai SDK loop'))),
+      row(
+        'rxagent / openai SDK loop (throughput)',
+        '×',
+        pairRatios(get('rxagent'), get('openai SDK loop')),
+      ),
       row('rxagent / fetch loop (throughput)', '×', pairRatios(get('rxagent'), get('fetch loop'))),
     ],
     budgets: [],

@@ -15,7 +15,10 @@ import type { ServerProcess } from '../server/serverProcess.js';
  * wall-clock µs per model call, the client's CPU µs per model call (the server runs in its
  * own process) and rxagent's ratio to each baseline, round by round.
  */
-export async function httpSequential(server: ServerProcess, config: BenchConfig): Promise<SuiteResult> {
+export async function httpSequential(
+  server: ServerProcess,
+  config: BenchConfig,
+): Promise<SuiteResult> {
   const httpFetch = nodeHttpFetch();
   const contenders: Contender[] = [
     rxagentHttp(server.baseURL),
@@ -33,7 +36,8 @@ export async function httpSequential(server: ServerProcess, config: BenchConfig)
         const t0 = performance.now();
         for (let i = 0; i < config.httpRuns; i++) {
           const answer = await contender.run(USER_PROMPT);
-          if (answer !== FINAL_ANSWER) throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
+          if (answer !== FINAL_ANSWER)
+            throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
         }
         const wall = ((performance.now() - t0) * 1000) / calls;
         const used = process.cpuUsage(cpu0);
@@ -57,7 +61,11 @@ export async function httpSequential(server: ServerProcess, config: BenchConfig)
       ...contenders.map((c) => row(`${c.label}: client CPU per model call`, 'µs', cpu(c.label))),
       row('rxagent / openai SDK loop (wall)', '×', sdkRatio),
       row('rxagent / fetch loop (wall)', '×', pairRatios(rx, get('fetch loop'))),
-      row('rxagent / openai SDK loop (client CPU)', '×', pairRatios(cpu('rxagent'), cpu('openai SDK loop'))),
+      row(
+        'rxagent / openai SDK loop (client CPU)',
+        '×',
+        pairRatios(cpu('rxagent'), cpu('openai SDK loop')),
+      ),
       row(
         'rxagent + node:http fetch / openai SDK loop (wall)',
         '×',
@@ -70,7 +78,12 @@ export async function httpSequential(server: ServerProcess, config: BenchConfig)
       ),
     ],
     budgets: [
-      atMost('HTTP sequential: rxagent ≤ 1.10 × the openai SDK loop per model call', row('', '', sdkRatio).median, 1.1, '×'),
+      atMost(
+        'HTTP sequential: rxagent ≤ 1.10 × the openai SDK loop per model call',
+        row('', '', sdkRatio).median,
+        1.1,
+        '×',
+      ),
     ],
     details: { samples: samples.toJSON() },
   };

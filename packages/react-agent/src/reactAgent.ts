@@ -19,7 +19,6 @@ import {
 } from '@rxagent/core';
 import {
   catchError,
-  concat,
   concatMap,
   defer,
   EMPTY,
@@ -256,23 +255,23 @@ export class ReActAgent extends AgentBase {
   #next(step: Step, state: ReActCallState): Observable<Step> {
     switch (step.kind) {
       case 'reason':
-        return concat(
-          this.checkInterrupted(),
-          defer(() => this.#reason(state)),
-        );
+        return this.#checkpoint(() => this.#reason(state));
       case 'act':
-        return concat(
-          this.checkInterrupted(),
-          defer(() => this.#act(step.calls, step.invalidArguments, state)),
-        );
+        return this.#checkpoint(() => this.#act(step.calls, step.invalidArguments, state));
       case 'summary':
-        return concat(
-          this.checkInterrupted(),
-          defer(() => this.#summarize(state)),
-        );
+        return this.#checkpoint(() => this.#summarize(state));
       case 'final':
         return EMPTY;
     }
+  }
+
+  /**
+   * An interrupt checkpoint, then `step()`: errors like `checkInterrupted()` when an interrupt
+   * is pending. One subscription per step, where concat(checkInterrupted(), defer(step))
+   * took five.
+   */
+  #checkpoint(step: () => Observable<Step>): Observable<Step> {
+    return defer(() => (this.interruptRequested ? this.checkInterrupted() : step()));
   }
 
   #summarize(state: ReActCallState): Observable<Step> {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../internal/newId.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
 import type { AgentEvent } from './agentEvent.js';
@@ -29,7 +29,7 @@ export class ActiveCall {
     else this.#external?.addEventListener('abort', this.#onExternalAbort, { once: true });
     const call = this;
     this.context = {
-      callId: randomUUID(),
+      callId: newId(),
       signal: this.#controller.signal,
       options,
       get systemPrompt() {

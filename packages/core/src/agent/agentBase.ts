@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   catchError,
   concat,
@@ -30,6 +29,7 @@ import type { ErrorEvent, HookEvent, PostCallEvent, PreCallEvent } from '../hook
 import { HookRegistry } from '../hooks/hookRegistry.js';
 import { runHooks } from '../hooks/runHooks.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
+import { newId } from '../internal/newId.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
 import { createMsg, type Msg, withMetadata } from '../message/msg.js';
@@ -86,7 +86,7 @@ export abstract class AgentBase {
         `${new.target.name}: options.name must be a non-empty string.`,
       );
     }
-    this.id = options.id ?? randomUUID();
+    this.id = options.id ?? newId();
     this.name = options.name;
     this.description = options.description ?? '';
     this.#state = new StateRegistry(this.name);
@@ -325,7 +325,7 @@ export abstract class AgentBase {
       takeWhile(() => !call.cancelled),
       map((reply) => this.#withCallMetadata(reply, call)),
       concatMap((reply) => this.notify<PostCallEvent>({ type: 'postCall', agent: this, reply })),
-      concatMap((event) => this.#broadcast(event.reply).pipe(endWith(event.reply))),
+      concatMap((event) => this.#broadcast(event.reply)),
       tap(() => this.#release(call)),
       catchError((error: unknown) => this.#fail(error, call)),
     );
@@ -364,13 +364,16 @@ export abstract class AgentBase {
     return Object.keys(extra).length === 0 ? reply : withMetadata(reply, extra);
   }
 
-  #broadcast(reply: Msg): Observable<never> {
+  /** Has every hub subscriber observe `reply`, then emits it. */
+  #broadcast(reply: Msg): Observable<Msg> {
     const targets = new Set<AgentBase>();
     for (const agents of this.#subscribers.values()) for (const agent of agents) targets.add(agent);
-    if (targets.size === 0) return EMPTY;
+    // Most calls have no subscriber: of(reply) is one subscription, EMPTY.pipe(endWith()) five.
+    if (targets.size === 0) return of(reply);
     return from(targets).pipe(
       concatMap((agent) => agent.observe(reply)),
       ignoreElements(),
+      endWith(reply),
     );
   }
 

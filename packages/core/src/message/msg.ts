@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { flatString, newId } from '../internal/newId.js';
 import type { JsonObject } from '../json.js';
 import type { ContentBlock } from './contentBlock.js';
 
@@ -38,13 +38,13 @@ export interface CreateMsgInit {
 /** Creates a Msg, filling a fresh `id` and an ISO `timestamp`. */
 export function createMsg(init: CreateMsgInit): Msg {
   return {
-    id: init.id ?? randomUUID(),
+    id: init.id === undefined ? newId() : flatString(init.id),
     name: init.name,
     role: init.role,
     content:
       typeof init.content === 'string' ? [{ type: 'text', text: init.content }] : init.content,
     metadata: init.metadata ?? {},
-    timestamp: new Date().toISOString(),
+    timestamp: isoNow(),
   };
 }
 
@@ -74,4 +74,20 @@ export function systemMsg(text: string, opts: MsgOptions = {}): Msg {
 /** A copy of `msg` with `metadata` merged over its own (a new object; `msg` is untouched). */
 export function withMetadata(msg: Msg, metadata: JsonObject): Msg {
   return { ...msg, metadata: { ...msg.metadata, ...metadata } };
+}
+
+let lastMillis = Number.NaN;
+let lastIso = '';
+
+/**
+ * `new Date().toISOString()`, formatted once per millisecond: a turn creates several Msgs
+ * within the same millisecond, and they then share one timestamp string.
+ */
+function isoNow(): string {
+  const millis = Date.now();
+  if (millis !== lastMillis) {
+    lastMillis = millis;
+    lastIso = new Date(millis).toISOString();
+  }
+  return lastIso;
 }

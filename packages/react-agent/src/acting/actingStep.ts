@@ -1,15 +1,5 @@
 import type { Msg, ToolUseBlock } from '@rxagent/core';
-import {
-  concat,
-  defer,
-  finalize,
-  from,
-  ignoreElements,
-  mergeMap,
-  type Observable,
-  of,
-  tap,
-} from 'rxjs';
+import { count, defer, finalize, from, map, mergeMap, type Observable, tap } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { interruptedResult, toolResultMsg } from '../loop/toolResultMsg.js';
@@ -63,12 +53,13 @@ export function actingStep(
           ),
         Math.max(1, setup.concurrency),
       ),
-      ignoreElements(),
     );
-    const results = defer(() => {
+    const results = (): Msg[] => {
       done = true;
-      return of(slots as Msg[]);
-    });
-    return concat(run, results).pipe(tap({ error: seal }), finalize(seal));
+      return slots as Msg[];
+    };
+    // count() emits once, when every call has finished: one operator where
+    // concat(run, defer(results)) took five subscriptions per batch.
+    return run.pipe(count(), map(results), tap({ error: seal }), finalize(seal));
   });
 }

@@ -115,23 +115,33 @@ export class OpenAIChatModel implements ChatModel {
       const onOuterAbort = () => controller.abort(outer?.reason);
       outer?.addEventListener('abort', onOuterAbort, { once: true });
       let timedOut = false;
-      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      let settled = false;
       // The SDK's own timeout stops at the response headers; this one also guards the body.
-      const rearm = () => {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, this.#timeoutMs);
+      // A chunk only records the time (a timer per chunk costs more than the chunk itself);
+      // the watchdog re-arms itself for the time left when it fires early.
+      let lastActivity = performance.now();
+      const onChunk = () => {
+        lastActivity = performance.now();
       };
-      rearm();
-      this.#send(params, controller.signal, subscriber, rearm).then(
+      const check = () => {
+        const idle = performance.now() - lastActivity;
+        if (idle < this.#timeoutMs) {
+          watchdog = setTimeout(check, this.#timeoutMs - idle);
+          return;
+        }
+        timedOut = true;
+        controller.abort();
+      };
+      let watchdog = setTimeout(check, this.#timeoutMs);
+      this.#send(params, controller.signal, subscriber, onChunk).then(
         () => {
+          settled = true;
           // The v6 stream iterator ends quietly when aborted: a cut stream is not a complete one.
           if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
           else subscriber.complete();
         },
         (error: unknown) => {
+          settled = true;
           if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
           else subscriber.error(toModelError(error, this.#errorContext()));
         },
@@ -139,7 +149,9 @@ export class OpenAIChatModel implements ChatModel {
       return () => {
         clearTimeout(watchdog);
         outer?.removeEventListener('abort', onOuterAbort);
-        controller.abort();
+        // Aborting a finished request would only cost a DOMException per request (and the SDK
+        // and fetch would each react to it): abort only a request still in flight.
+        if (!settled) controller.abort();
       };
     });
   }

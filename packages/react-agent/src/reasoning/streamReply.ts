@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ChatChunk,
   type ChatModel,
   type ChatRequest,
   ChatResponseAccumulator,
   createMsg,
   type Msg,
 } from '@rxagent/core';
-import {
-  concat,
-  concatMap,
-  defer,
-  EMPTY,
-  finalize,
-  from,
-  ignoreElements,
-  type Observable,
-  of,
-  tap,
-} from 'rxjs';
+import { concatMap, count, defer, EMPTY, finalize, from, map, type Observable, tap } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
@@ -64,23 +54,36 @@ export function streamReply(
           timestamp: new Date().toISOString(),
         })
       : undefined;
-    const chunks = model.stream({ ...request, signal }).pipe(
-      concatMap((chunk) => {
-        accumulator.add(chunk);
-        if (!events) return EMPTY;
-        return from(events.eventsOf(chunk)).pipe(concatMap((event) => host.notify(event)));
-      }),
-      ignoreElements(),
-    );
-    const complete = defer(() => {
+    const stream = model.stream({ ...request, signal });
+    // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
+    const chunks = events
+      ? stream.pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
+      : stream.pipe(tap((chunk) => accumulator.add(chunk)));
+    const complete = (): Msg => {
       // The openai v6 stream iterator ends quietly when aborted: a stream that "completed"
       // under an aborted signal was cut, not finished.
       if (signal.aborted) throw signal.reason;
       const response = accumulator.response();
       settled = true;
       state.context.addUsage(response.usage);
-      return of(responseToMsg(response, host.name, draftId));
-    });
-    return concat(chunks, complete).pipe(tap({ error: keepPartial }), finalize(keepPartial));
+      return responseToMsg(response, host.name, draftId);
+    };
+    // count() emits once, when the stream completes: one operator where concat(chunks,
+    // defer(complete)) took five subscriptions per model request.
+    return chunks.pipe(count(), map(complete), tap({ error: keepPartial }), finalize(keepPartial));
   });
+}
+
+/** Accumulates `chunk` and runs the hooks on its events, one after another. */
+function notifyChunk(
+  host: StepHost,
+  events: ChunkEventBuilder,
+  accumulator: ChatResponseAccumulator,
+  chunk: ChatChunk,
+): Observable<unknown> {
+  accumulator.add(chunk);
+  const chunkEvents = events.eventsOf(chunk);
+  if (chunkEvents.length === 0) return EMPTY;
+  if (chunkEvents.length === 1) return host.notify(chunkEvents[0]!);
+  return from(chunkEvents).pipe(concatMap((event) => host.notify(event)));
 }

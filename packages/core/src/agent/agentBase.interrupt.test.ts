@@ -19,6 +19,7 @@ import { InterruptedError, NoReplyError } from '../errors.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
+import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
 import { AgentBase } from './agentBase.js';
 import type { CallContext, InterruptContext } from './callContext.js';
 
@@ -78,25 +79,11 @@ function recordEvents(agent: AgentBase): HookEvent['type'][] {
   return types;
 }
 
-function settle<T>(source: Observable<T>) {
-  const seen: { values: T[]; error?: unknown; complete: boolean } = { values: [], complete: false };
-  const subscription = source.subscribe({
-    next: (value) => seen.values.push(value),
-    error: (error: unknown) => {
-      seen.error = error;
-    },
-    complete: () => {
-      seen.complete = true;
-    },
-  });
-  return { seen, subscription };
-}
-
 describe('AgentBase.interrupt', () => {
   it('replies through handleInterrupt when doCall stops on the aborted signal', () => {
     const agent = new TestAgent(untilAborted);
     const events = recordEvents(agent);
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt();
 
@@ -113,7 +100,7 @@ describe('AgentBase.interrupt', () => {
 
   it('aborts CallContext.signal with an InterruptedError as reason', () => {
     const agent = new TestAgent(untilAborted);
-    settle(agent.call(userMsg('work')));
+    subscribeAndRecord(agent.call(userMsg('work')));
     expect(agent.signal.aborted).toBe(false);
 
     agent.interrupt();
@@ -134,7 +121,7 @@ describe('AgentBase.interrupt', () => {
   it('replies through handleInterrupt when doCall reaches a checkpoint after interrupt()', () => {
     const gate = new Subject<void>();
     const agent = new TestAgent(checkpointAfter(gate));
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt(userMsg('stop now'));
     gate.next();
@@ -151,7 +138,7 @@ describe('AgentBase.interrupt', () => {
         if (event.type === 'preCall') event.input = [userMsg('rewritten')];
       },
     });
-    settle(agent.call(userMsg('original')));
+    subscribeAndRecord(agent.call(userMsg('original')));
     const stop = userMsg('please stop');
 
     agent.interrupt(stop);
@@ -164,7 +151,7 @@ describe('AgentBase.interrupt', () => {
 
   it("passes { source: 'user' } without a message when interrupt() got none", () => {
     const agent = new TestAgent(untilAborted);
-    settle(agent.call(userMsg('work')));
+    subscribeAndRecord(agent.call(userMsg('work')));
     agent.interrupt();
     expect(agent.interrupts[0]?.context).toEqual({ source: 'user' });
   });
@@ -188,7 +175,7 @@ describe('AgentBase.interrupt', () => {
         return { ...event, reply: { ...event.reply, name: 'edited' } };
       },
     });
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt();
 
@@ -202,7 +189,7 @@ describe('AgentBase.interrupt', () => {
       context.addUsage({ inputTokens: 3, outputTokens: 1, totalTokens: 4 });
       return untilAborted(msgs, context, self);
     });
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
     agent.interrupt();
     expect(seen.values[0]?.metadata['usage']).toEqual({
       inputTokens: 3,
@@ -218,7 +205,7 @@ describe('AgentBase.interrupt', () => {
       ),
     );
     const events = recordEvents(agent);
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt();
 
@@ -234,7 +221,7 @@ describe('AgentBase.interrupt', () => {
     }
     const agent = new Silent(untilAborted);
     const events = recordEvents(agent);
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt();
 
@@ -252,7 +239,7 @@ describe('AgentBase.interrupt', () => {
     }
     const agent = new Failing(untilAborted);
     const events = recordEvents(agent);
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
 
     agent.interrupt();
 
@@ -265,7 +252,7 @@ describe('AgentBase.interrupt', () => {
     const agent = new TestAgent(checkpointAfter(gate));
     agent.interrupt(userMsg('too early'));
 
-    const { seen } = settle(agent.call(userMsg('work')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work')));
     expect(agent.signal.aborted).toBe(false);
     gate.next();
 
@@ -335,7 +322,7 @@ describe('AgentBase cancellation', () => {
             };
           }),
       );
-      const { seen, subscription } = settle(agent.call(userMsg('work')));
+      const { seen, subscription } = subscribeAndRecord(agent.call(userMsg('work')));
       vi.advanceTimersByTime(5_000);
 
       subscription.unsubscribe();
@@ -353,7 +340,7 @@ describe('AgentBase cancellation', () => {
   it('runs no postCall or error hook for a call the caller unsubscribed from', () => {
     const agent = new TestAgent(untilAborted);
     const events = recordEvents(agent);
-    const { seen, subscription } = settle(agent.call(userMsg('work')));
+    const { seen, subscription } = subscribeAndRecord(agent.call(userMsg('work')));
 
     subscription.unsubscribe();
 
@@ -384,7 +371,7 @@ describe('AgentBase cancellation', () => {
     );
     agent.resetSubscribers('hub', [new Listener({ name: 'listener' })]);
     const events = recordEvents(agent);
-    const { seen, subscription } = settle(agent.call(userMsg('work')));
+    const { seen, subscription } = subscribeAndRecord(agent.call(userMsg('work')));
 
     subscription.unsubscribe();
 
@@ -397,7 +384,7 @@ describe('AgentBase cancellation', () => {
     const gate = new Subject<void>();
     const agent = new TestAgent(checkpointAfter(gate));
     const events = recordEvents(agent);
-    const { subscription } = settle(agent.call(userMsg('work')));
+    const { subscription } = subscribeAndRecord(agent.call(userMsg('work')));
     agent.interrupt();
 
     subscription.unsubscribe();
@@ -421,7 +408,7 @@ describe('AgentBase cancellation', () => {
     const controller = new AbortController();
     const agent = new TestAgent(untilAborted);
     const events = recordEvents(agent);
-    const { seen } = settle(agent.call(userMsg('work'), { signal: controller.signal }));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('work'), { signal: controller.signal }));
     const reason = new DOMException('caller gave up', 'AbortError');
 
     controller.abort(reason);
@@ -484,7 +471,9 @@ describe('AgentBase options.signal listeners', () => {
   it('leaves no listener after an unsubscribed call', () => {
     const controller = new AbortController();
     const agent = new TestAgent(untilAborted);
-    const { subscription } = settle(agent.call(userMsg('x'), { signal: controller.signal }));
+    const { subscription } = subscribeAndRecord(
+      agent.call(userMsg('x'), { signal: controller.signal }),
+    );
     expect(listeners(controller.signal)).toBe(1);
     subscription.unsubscribe();
     expect(listeners(controller.signal)).toBe(0);
@@ -493,11 +482,11 @@ describe('AgentBase options.signal listeners', () => {
   it('leaves no listener after an interrupted call, nor after a busy or invalid one', () => {
     const controller = new AbortController();
     const agent = new TestAgent(untilAborted);
-    settle(agent.call(userMsg('x'), { signal: controller.signal }));
-    settle(agent.call(userMsg('y'), { signal: controller.signal }));
+    subscribeAndRecord(agent.call(userMsg('x'), { signal: controller.signal }));
+    subscribeAndRecord(agent.call(userMsg('y'), { signal: controller.signal }));
     expect(listeners(controller.signal)).toBe(1);
     agent.interrupt();
-    settle(agent.call('bad' as unknown as Msg, { signal: controller.signal }));
+    subscribeAndRecord(agent.call('bad' as unknown as Msg, { signal: controller.signal }));
     expect(listeners(controller.signal)).toBe(0);
   });
 

@@ -18,6 +18,7 @@ import {
 } from '../errors.js';
 import { assistantMsg, type Msg, userMsg, withMetadata } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
+import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
 import { AgentBase, type AgentBaseOptions } from './agentBase.js';
 import type { CallContext } from './callContext.js';
 
@@ -81,20 +82,6 @@ function gated() {
     return release;
   });
   return { agent, release };
-}
-
-function settle<T>(source: Observable<T>) {
-  const seen: { values: T[]; error?: unknown; complete: boolean } = { values: [], complete: false };
-  const subscription = source.subscribe({
-    next: (value) => seen.values.push(value),
-    error: (error: unknown) => {
-      seen.error = error;
-    },
-    complete: () => {
-      seen.complete = true;
-    },
-  });
-  return { seen, subscription };
 }
 
 afterEach(() => {
@@ -186,7 +173,7 @@ describe('AgentBase.call', () => {
   });
 
   it('emits exactly one Msg and completes', () => {
-    const { seen } = settle(new TestAgent().call([userMsg('a'), userMsg('b')]));
+    const { seen } = subscribeAndRecord(new TestAgent().call([userMsg('a'), userMsg('b')]));
     expect(seen.values.map(textOf)).toEqual(['a b']);
     expect(seen.complete).toBe(true);
   });
@@ -201,11 +188,11 @@ describe('AgentBase.call', () => {
     const { agent, release } = gated();
     const hookEvents: string[] = [];
     agent.addHook({ onEvent: (event) => void hookEvents.push(event.type) });
-    const first = settle(agent.call(userMsg('first')));
+    const first = subscribeAndRecord(agent.call(userMsg('first')));
     agent.interrupt();
     expect(hookEvents).toEqual(['preCall']);
 
-    const second = settle(agent.call(userMsg('second')));
+    const second = subscribeAndRecord(agent.call(userMsg('second')));
 
     expect(second.seen.error).toBeInstanceOf(AgentBusyError);
     expect((second.seen.error as Error).message).toMatch(/^Agent is still running/);
@@ -233,7 +220,7 @@ describe('AgentBase.call', () => {
     await first;
 
     expect(agent.isRunning).toBe(false);
-    const again = settle(agent.call(userMsg('b')));
+    const again = subscribeAndRecord(agent.call(userMsg('b')));
     expect(again.seen.values.map(textOf)).toEqual(['later']);
   });
 
@@ -244,18 +231,18 @@ describe('AgentBase.call', () => {
     await expect(first).rejects.toThrow('doCall failed');
 
     expect(agent.isRunning).toBe(false);
-    expect(settle(agent.call(userMsg('b'))).seen.values.map(textOf)).toEqual(['later']);
+    expect(subscribeAndRecord(agent.call(userMsg('b'))).seen.values.map(textOf)).toEqual(['later']);
   });
 
   it('releases the running guard when the caller unsubscribes', () => {
     const { agent } = gated();
-    const first = settle(agent.call(userMsg('a')));
+    const first = subscribeAndRecord(agent.call(userMsg('a')));
     expect(agent.isRunning).toBe(true);
 
     first.subscription.unsubscribe();
 
     expect(agent.isRunning).toBe(false);
-    expect(settle(agent.call(userMsg('b'))).seen.values.map(textOf)).toEqual(['later']);
+    expect(subscribeAndRecord(agent.call(userMsg('b'))).seen.values.map(textOf)).toEqual(['later']);
   });
 
   it("accepts a call() made from the subscriber's next handler", () => {
@@ -350,7 +337,7 @@ describe('AgentBase.call', () => {
     const agent = new TestAgent(() =>
       of(assistantMsg('draft'), assistantMsg('better'), assistantMsg('final')),
     );
-    const { seen } = settle(agent.call(userMsg('x')));
+    const { seen } = subscribeAndRecord(agent.call(userMsg('x')));
     expect(seen.values.map(textOf)).toEqual(['final']);
   });
 
@@ -528,7 +515,7 @@ describe('AgentBase broadcast', () => {
 describe('AgentBase.observe', () => {
   it('emits one undefined and completes, doing nothing by default', () => {
     const agent = new TestAgent();
-    const { seen } = settle(agent.observe([userMsg('a'), userMsg('b')]));
+    const { seen } = subscribeAndRecord(agent.observe([userMsg('a'), userMsg('b')]));
     expect(seen.values).toEqual([undefined]);
     expect(seen.complete).toBe(true);
     expect(agent.calls).toEqual([]);
@@ -540,7 +527,7 @@ describe('AgentBase.observe', () => {
     const observation = listener.observe([userMsg('one'), userMsg('two')]);
     expect(log).toEqual([]);
 
-    const { seen } = settle(observation);
+    const { seen } = subscribeAndRecord(observation);
 
     expect(log).toEqual(['alice observed one', 'alice observed two']);
     expect(seen.values).toEqual([undefined]);

@@ -4,6 +4,7 @@ import { AgentBusyError } from '../errors.js';
 import type { HookEvent, PreCallEvent, ReasoningChunkEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
+import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
 import { AgentBase } from './agentBase.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
@@ -59,20 +60,6 @@ class Waiter extends AgentBase {
   }
 }
 
-function settle<T>(source: Observable<T>) {
-  const seen: { values: T[]; error?: unknown; complete: boolean } = { values: [], complete: false };
-  const subscription = source.subscribe({
-    next: (value) => seen.values.push(value),
-    error: (error: unknown) => {
-      seen.error = error;
-    },
-    complete: () => {
-      seen.complete = true;
-    },
-  });
-  return { seen, subscription };
-}
-
 function types(events: AgentEvent[]): string[] {
   return events.map((event) => event.type);
 }
@@ -80,7 +67,7 @@ function types(events: AgentEvent[]): string[] {
 describe('AgentBase.stream', () => {
   it('emits every hook event of the call in order, then the reply, then completes', () => {
     const agent = new Talker();
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
 
     expect(types(seen.values)).toEqual([
       'preCall',
@@ -115,7 +102,7 @@ describe('AgentBase.stream', () => {
         if (event.type === 'preCall') event.systemPrompt = 'edited by hook';
       },
     });
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
 
     for (const event of seen.values) expect(Object.isFrozen(event)).toBe(true);
     const preCall = seen.values[0];
@@ -141,7 +128,7 @@ describe('AgentBase.stream', () => {
         }
       },
     });
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
 
     const snapshot = seen.values[0];
     expect(snapshot?.type).toBe('preCall');
@@ -155,7 +142,7 @@ describe('AgentBase.stream', () => {
   it('copies only the top level: a snapshot shares the messages, never deep-copies them', () => {
     const agent = new Talker();
     const input = userMsg('hi');
-    const { seen } = settle(agent.stream(input));
+    const { seen } = subscribeAndRecord(agent.stream(input));
     const snapshot = seen.values[0];
     expect(snapshot?.type === 'preCall' && snapshot.input[0]).toBe(input);
   });
@@ -164,14 +151,14 @@ describe('AgentBase.stream', () => {
     const agent = new Talker();
     const stream = agent.stream(userMsg('hi'));
     expect(agent.contexts).toEqual([]);
-    settle(stream);
-    settle(stream);
+    subscribeAndRecord(stream);
+    subscribeAndRecord(stream);
     expect(agent.contexts).toHaveLength(2);
   });
 
   it('emits the error event, then errors with the very error of the call', () => {
     const failure = new Error('mid-stream failure');
-    const { seen } = settle(new Talker(['Hel'], failure).stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(new Talker(['Hel'], failure).stream(userMsg('hi')));
 
     expect(types(seen.values)).toEqual(['preCall', 'reasoningChunk', 'error']);
     const errorEvent = seen.values[2];
@@ -188,14 +175,14 @@ describe('AgentBase.stream', () => {
         if (event.type === 'postCall') throw failure;
       },
     });
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
     expect(types(seen.values)).toEqual(['preCall', 'reasoningChunk', 'reasoningChunk', 'error']);
     expect(seen.error).toBe(failure);
   });
 
   it('cancels the call when unsubscribed: signal aborted, doCall torn down, agent free', () => {
     const agent = new Waiter({ name: 'waiter' });
-    const { seen, subscription } = settle(agent.stream(userMsg('hi')));
+    const { seen, subscription } = subscribeAndRecord(agent.stream(userMsg('hi')));
     expect(types(seen.values)).toEqual(['preCall']);
     expect(agent.isRunning).toBe(true);
 
@@ -209,7 +196,7 @@ describe('AgentBase.stream', () => {
 
   it('emits the interrupt reply through postCall and reply events', () => {
     const agent = new Waiter({ name: 'waiter' });
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
 
     agent.interrupt();
 
@@ -221,10 +208,14 @@ describe('AgentBase.stream', () => {
 
   it('shares the running guard with call()', () => {
     const agent = new Waiter({ name: 'waiter' });
-    const streaming = settle(agent.stream(userMsg('hi')));
+    const streaming = subscribeAndRecord(agent.stream(userMsg('hi')));
 
-    expect(settle(agent.call(userMsg('again'))).seen.error).toBeInstanceOf(AgentBusyError);
-    expect(settle(agent.stream(userMsg('again'))).seen.error).toBeInstanceOf(AgentBusyError);
+    expect(subscribeAndRecord(agent.call(userMsg('again'))).seen.error).toBeInstanceOf(
+      AgentBusyError,
+    );
+    expect(subscribeAndRecord(agent.stream(userMsg('again'))).seen.error).toBeInstanceOf(
+      AgentBusyError,
+    );
 
     streaming.subscription.unsubscribe();
     expect(agent.isRunning).toBe(false);
@@ -245,9 +236,9 @@ describe('AgentBase.stream', () => {
 
   it('sends no snapshots to a later call() of the same agent', () => {
     const agent = new Talker(['a']);
-    const { seen } = settle(agent.stream(userMsg('one')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('one')));
     const count = seen.values.length;
-    settle(agent.call(userMsg('two')));
+    subscribeAndRecord(agent.call(userMsg('two')));
     expect(seen.values).toHaveLength(count);
   });
 
@@ -255,7 +246,7 @@ describe('AgentBase.stream', () => {
     const agent = new Waiter({ name: 'waiter' });
     const gate = new Subject<void>();
     agent.addHook({ onEvent: (event) => (event.type === 'preCall' ? gate : undefined) });
-    const { seen } = settle(agent.stream(userMsg('hi')));
+    const { seen } = subscribeAndRecord(agent.stream(userMsg('hi')));
     expect(seen.values).toEqual([]);
 
     gate.complete();

@@ -2,6 +2,7 @@ import { EMPTY, firstValueFrom, NEVER, Observable, of, Subject, throwError } fro
 import { describe, expect, it } from 'vitest';
 import { AgentBase } from '../agent/agentBase.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
+import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
 import type { Hook, HookResult } from './hook.js';
 import type { HookEvent, PostCallEvent, PreCallEvent } from './hookEvent.js';
 import { runHooks } from './runHooks.js';
@@ -29,21 +30,6 @@ function tagger(tag: string): Hook {
   });
 }
 
-/** Subscribes and records what happened synchronously. */
-function record<T>(source: Observable<T>) {
-  const seen: { values: T[]; error?: unknown; complete: boolean } = { values: [], complete: false };
-  const subscription = source.subscribe({
-    next: (value) => seen.values.push(value),
-    error: (error: unknown) => {
-      seen.error = error;
-    },
-    complete: () => {
-      seen.complete = true;
-    },
-  });
-  return { seen, subscription };
-}
-
 function deferred<T>() {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
@@ -57,7 +43,7 @@ function deferred<T>() {
 describe('runHooks', () => {
   it('emits the event unchanged and completes when there are no hooks', () => {
     const event = preCall();
-    const { seen } = record(runHooks([], event));
+    const { seen } = subscribeAndRecord(runHooks([], event));
     expect(seen.values).toEqual([event]);
     expect(seen.values[0]).toBe(event);
     expect(seen.complete).toBe(true);
@@ -67,14 +53,14 @@ describe('runHooks', () => {
     const calls: string[] = [];
     const source = runHooks([hook(() => void calls.push('ran'))], preCall());
     expect(calls).toEqual([]);
-    record(source);
-    record(source);
+    subscribeAndRecord(source);
+    subscribeAndRecord(source);
     expect(calls).toEqual(['ran', 'ran']);
   });
 
   it('runs synchronous hooks in order within subscribe, each seeing the previous change', () => {
     const event = preCall();
-    const { seen } = record(runHooks([tagger('a'), tagger('b'), tagger('c')], event));
+    const { seen } = subscribeAndRecord(runHooks([tagger('a'), tagger('b'), tagger('c')], event));
     expect(seen.complete).toBe(true);
     expect(seen.values[0]?.systemPrompt).toBe('abc');
   });
@@ -90,7 +76,7 @@ describe('runHooks', () => {
       }),
     ];
 
-    const { seen } = record(runHooks(hooks, original));
+    const { seen } = subscribeAndRecord(runHooks(hooks, original));
 
     expect(seenBySecond[0]).toBe(replacement);
     expect(seen.values[0]).toBe(replacement);
@@ -134,14 +120,16 @@ describe('runHooks', () => {
   it('keeps the event when an Observable completes without a value or emits undefined', () => {
     const event = preCall();
     const hooks = [hook(() => EMPTY), hook(() => of(undefined)), tagger('x')];
-    const { seen } = record(runHooks(hooks, event));
+    const { seen } = subscribeAndRecord(runHooks(hooks, event));
     expect(seen.values).toEqual([event]);
     expect(event.systemPrompt).toBe('x');
   });
 
   it('stays synchronous when hooks return synchronous Observables', () => {
     const replacement = preCall('sync');
-    const { seen } = record(runHooks([hook(() => of(replacement)), tagger('!')], preCall()));
+    const { seen } = subscribeAndRecord(
+      runHooks([hook(() => of(replacement)), tagger('!')], preCall()),
+    );
     expect(seen.complete).toBe(true);
     expect(seen.values[0]).toBe(replacement);
     expect(replacement.systemPrompt).toBe('!');
@@ -156,7 +144,7 @@ describe('runHooks', () => {
       }),
       hook(() => void later.push('ran')),
     ];
-    const { seen } = record(runHooks(hooks, preCall()));
+    const { seen } = subscribeAndRecord(runHooks(hooks, preCall()));
     expect(seen.error).toBe(boom);
     expect(seen.values).toEqual([]);
     expect(later).toEqual([]);
@@ -171,13 +159,15 @@ describe('runHooks', () => {
 
   it('errors with the very error a hook Observable errors with', () => {
     const failure = new Error('observable failed');
-    const { seen } = record(runHooks([hook(() => throwError(() => failure))], preCall()));
+    const { seen } = subscribeAndRecord(
+      runHooks([hook(() => throwError(() => failure))], preCall()),
+    );
     expect(seen.error).toBe(failure);
   });
 
   it('rejects a replacement of another event type with a TypeError naming the hook', () => {
     const post: PostCallEvent = { type: 'postCall', agent, reply: assistantMsg('x') };
-    const { seen } = record(runHooks([hook(() => post, 'wrong-type')], preCall()));
+    const { seen } = subscribeAndRecord(runHooks([hook(() => post, 'wrong-type')], preCall()));
     expect(seen.error).toBeInstanceOf(TypeError);
     expect((seen.error as Error).message).toContain(
       'Hook "wrong-type" returned an event of type "postCall"',
@@ -190,7 +180,9 @@ describe('runHooks', () => {
     ['a number', 42, /returned 42/],
     ['an object without a type', { input: [] }, /returned an object without a type/],
   ])('rejects %s as a result with a TypeError', (_label, value, message) => {
-    const { seen } = record(runHooks([hook(() => value as unknown as HookResult)], preCall()));
+    const { seen } = subscribeAndRecord(
+      runHooks([hook(() => value as unknown as HookResult)], preCall()),
+    );
     expect(seen.error).toBeInstanceOf(TypeError);
     expect((seen.error as Error).message).toMatch(message);
   });
@@ -205,7 +197,7 @@ describe('runHooks', () => {
   it('stops at unsubscribe while a Promise is pending: no later hook runs', async () => {
     const gate = deferred<undefined>();
     const later: string[] = [];
-    const { seen, subscription } = record(
+    const { seen, subscription } = subscribeAndRecord(
       runHooks([hook(() => gate.promise), hook(() => void later.push('ran'))], preCall()),
     );
 
@@ -221,7 +213,9 @@ describe('runHooks', () => {
 
   it('drops a rejection that arrives after unsubscribe', async () => {
     const gate = deferred<undefined>();
-    const { seen, subscription } = record(runHooks([hook(() => gate.promise)], preCall()));
+    const { seen, subscription } = subscribeAndRecord(
+      runHooks([hook(() => gate.promise)], preCall()),
+    );
 
     subscription.unsubscribe();
     gate.reject(new Error('late'));
@@ -235,7 +229,7 @@ describe('runHooks', () => {
     const endless = new Observable<undefined>(() => () => {
       tornDown = true;
     });
-    const { seen, subscription } = record(runHooks([hook(() => endless)], preCall()));
+    const { seen, subscription } = subscribeAndRecord(runHooks([hook(() => endless)], preCall()));
 
     expect(seen.values).toEqual([]);
     subscription.unsubscribe();
@@ -248,7 +242,7 @@ describe('runHooks', () => {
       tornDown = true;
     });
     const hooks = [hook(() => of(undefined)), hook(() => of(undefined)), hook(() => endless)];
-    const { subscription } = record(runHooks(hooks, preCall()));
+    const { subscription } = subscribeAndRecord(runHooks(hooks, preCall()));
 
     subscription.unsubscribe();
 
@@ -257,7 +251,7 @@ describe('runHooks', () => {
 
   it('waits for an asynchronous Observable and resumes with the next hook', () => {
     const subject = new Subject<HookEvent | undefined>();
-    const { seen } = record(runHooks([hook(() => subject), tagger('!')], preCall()));
+    const { seen } = subscribeAndRecord(runHooks([hook(() => subject), tagger('!')], preCall()));
     expect(seen.complete).toBe(false);
 
     const replacement = preCall('late');
@@ -277,12 +271,12 @@ describe('runHooks', () => {
         seen.push(this);
       },
     };
-    record(runHooks([withThis], preCall()));
+    subscribeAndRecord(runHooks([withThis], preCall()));
     expect(seen).toEqual([withThis]);
   });
 
   it('never completes while a hook returns NEVER', () => {
-    const { seen, subscription } = record(runHooks([hook(() => NEVER)], preCall()));
+    const { seen, subscription } = subscribeAndRecord(runHooks([hook(() => NEVER)], preCall()));
     expect(seen.complete).toBe(false);
     expect(seen.values).toEqual([]);
     subscription.unsubscribe();

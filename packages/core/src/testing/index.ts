@@ -12,6 +12,10 @@ export {
   startStrictOpenAIServer,
 } from './strictOpenAIServer.js';
 export {
+  type RecordedNotifications,
+  subscribeAndRecord,
+} from './subscribeAndRecord.js';
+export {
   DelayedAgent,
   type DelayedAgentOptions,
   EchoAgent,

@@ -204,6 +204,12 @@ describe('formatMessages', () => {
     expect(formatMessages([msg], { selfName: 'alice' })).toEqual([]);
   });
 
+  it("treats assistant Msgs with the factory's default name as the agent's own", () => {
+    expect(formatMessages([assistantMsg('seeded answer')], { selfName: 'alice' })).toEqual([
+      { role: 'assistant', content: 'seeded answer' },
+    ]);
+  });
+
   it('treats every assistant Msg as its own when no selfName is given', () => {
     expect(formatMessages([assistantMsg('hi', { name: 'bob' })])).toEqual([
       { role: 'assistant', content: 'hi' },

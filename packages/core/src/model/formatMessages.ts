@@ -36,9 +36,9 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  *   since the API rejects a tool message that answers no call.
  * - User Msgs not named `"user"` carry their name on the wire; framework feedback is a user
  *   Msg named `"system"` and is sent with `name: 'system'`.
- * - Another agent's assistant Msg (name differs from `selfName`) is sent as a user message
- *   with that agent's name and its text only; its tool calls have no results here, and a
- *   turn with no text is skipped.
+ * - Another agent's assistant Msg (named neither `selfName` nor the default `"assistant"`)
+ *   is sent as a user message with that agent's name and its text only; its tool calls have
+ *   no results here, and a turn with no text is skipped.
  */
 export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
   const out: ChatMessage[] = [];
@@ -56,7 +56,7 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
         break;
       }
       case 'assistant':
-        if (options.selfName !== undefined && msg.name !== options.selfName) {
+        if (isOtherAgent(msg, options.selfName)) {
           pushUser(msg, msg.name, false, out);
         } else {
           out.push(toAssistant(msg.content, callIds));
@@ -69,6 +69,15 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
     }
   }
   return out;
+}
+
+/**
+ * Whether an assistant Msg is another agent's speech. `assistantMsg()`'s default name,
+ * `"assistant"`, counts as the formatting agent's own: memory seeded with plain assistant
+ * messages, or a hook's replacement reply, must not turn into user turns.
+ */
+function isOtherAgent(msg: Msg, selfName: string | undefined): boolean {
+  return selfName !== undefined && msg.name !== selfName && msg.name !== 'assistant';
 }
 
 /** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */

@@ -6,7 +6,7 @@ import type {
   PostReasoningEvent,
   PreReasoningEvent,
 } from '@rxagent/core';
-import { concatMap, defer, map, type Observable } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
@@ -30,38 +30,69 @@ export interface ReasoningOutcome {
  * One reasoning step: preReasoning hooks shape the request (for this request only), the
  * model streams the reply, postReasoning hooks may change it. Cold; emits one outcome.
  * Nothing is stored here except a partial reply when the stream is cut.
+ *
+ * The three phases run one after another inside one `new Observable` (one live inner
+ * subscription at a time, all in `phases`) rather than `defer` and two `concatMap`s: a parked
+ * call holds this step for as long as its request is open.
  */
 export function reasoningStep(
   host: StepHost,
   state: ReActCallState,
   setup: ReasoningSetup,
 ): Observable<ReasoningOutcome> {
-  return defer(() => {
-    const toolChoice = state.toolChoice;
-    state.toolChoice = undefined;
-    const event: PreReasoningEvent = {
-      type: 'preReasoning',
-      agent: host.agent,
-      messages: [...host.memory.messages()],
-      systemPrompt: state.context.systemPrompt,
-      tools: state.toolkit.schemas(),
-      toolChoice,
-      options: { ...setup.modelOptions },
+  return new Observable<ReasoningOutcome>((subscriber) => {
+    const phases = new Subscription();
+    /** Subscribes to `source` (one value, then completion); `then` gets that value. */
+    const after = <T>(source: Observable<T>, then: (value: T) => void): void => {
+      phases.add(
+        source.subscribe({
+          next: (value) => {
+            // A throw here (a formatter, say) must end the step, as it would in concatMap.
+            try {
+              then(value);
+            } catch (error) {
+              subscriber.error(error);
+            }
+          },
+          error: (error: unknown) => subscriber.error(error),
+        }),
+      );
     };
-    return host.notify(event);
-  }).pipe(
-    concatMap((event) => streamReply(host, state, setup.model, toRequest(event, host.name, setup))),
-    concatMap((reply) => {
+    const request = (event: PreReasoningEvent): void =>
+      after(streamReply(host, state, setup.model, toRequest(event, host.name, setup)), review);
+    const review = (reply: Msg): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
         { type: 'postReasoning', agent: host.agent, reply },
         host.hasEventListeners(),
       );
-      return host
-        .notify(event)
-        .pipe(map((final) => ({ reply: final.reply, stopRequested: stop.stopped })));
-    }),
-  );
+      after(host.notify(event), (final) => {
+        subscriber.next({ reply: final.reply, stopRequested: stop.stopped });
+        subscriber.complete();
+      });
+    };
+    after(host.notify(preReasoningEvent(host, state, setup)), request);
+    return phases;
+  });
+}
+
+/** The preReasoning event of the next request; takes (and clears) a forced tool choice. */
+function preReasoningEvent(
+  host: StepHost,
+  state: ReActCallState,
+  setup: ReasoningSetup,
+): PreReasoningEvent {
+  const toolChoice = state.toolChoice;
+  state.toolChoice = undefined;
+  return {
+    type: 'preReasoning',
+    agent: host.agent,
+    messages: [...host.memory.messages()],
+    systemPrompt: state.context.systemPrompt,
+    tools: state.toolkit.schemas(),
+    toolChoice,
+    options: { ...setup.modelOptions },
+  };
 }
 
 function toRequest(event: PreReasoningEvent, selfName: string, setup: ReasoningSetup) {

@@ -6,9 +6,10 @@ import type {
   PostReasoningEvent,
   PreReasoningEvent,
 } from '@rxagent/core';
-import { Observable, Subscription } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
+import { StepPhases } from '../loop/stepPhases.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { streamReply } from './streamReply.js';
 
@@ -31,9 +32,9 @@ export interface ReasoningOutcome {
  * model streams the reply, postReasoning hooks may change it. Cold; emits one outcome.
  * Nothing is stored here except a partial reply when the stream is cut.
  *
- * The three phases run one after another inside one `new Observable` (one live inner
- * subscription at a time, all in `phases`) rather than `defer` and two `concatMap`s: a parked
- * call holds this step for as long as its request is open.
+ * The three phases run one after another in one `new Observable` (see `StepPhases`)
+ * rather than `defer` and two `concatMap`s: a parked call holds this step for as long as
+ * its request is open.
  */
 export function reasoningStep(
   host: StepHost,
@@ -41,38 +42,24 @@ export function reasoningStep(
   setup: ReasoningSetup,
 ): Observable<ReasoningOutcome> {
   return new Observable<ReasoningOutcome>((subscriber) => {
-    const phases = new Subscription();
-    /** Subscribes to `source` (one value, then completion); `then` gets that value. */
-    const after = <T>(source: Observable<T>, then: (value: T) => void): void => {
-      phases.add(
-        source.subscribe({
-          next: (value) => {
-            // A throw here (a formatter, say) must end the step, as it would in concatMap.
-            try {
-              then(value);
-            } catch (error) {
-              subscriber.error(error);
-            }
-          },
-          error: (error: unknown) => subscriber.error(error),
-        }),
-      );
-    };
+    const phases = new StepPhases(subscriber);
     const request = (event: PreReasoningEvent): void =>
-      after(streamReply(host, state, setup.model, toRequest(event, host.name, setup)), review);
+      phases.after(
+        streamReply(host, state, setup.model, toRequest(event, host.name, setup)),
+        review,
+      );
     const review = (reply: Msg): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
         { type: 'postReasoning', agent: host.agent, reply },
         host.hasEventListeners(),
       );
-      after(host.notify(event), (final) => {
-        subscriber.next({ reply: final.reply, stopRequested: stop.stopped });
-        subscriber.complete();
-      });
+      phases.afterHooks(host, event, (final) =>
+        phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
+      );
     };
-    after(host.notify(preReasoningEvent(host, state, setup)), request);
-    return phases;
+    phases.afterHooks(host, preReasoningEvent(host, state, setup), request);
+    return phases.subscription;
   });
 }
 

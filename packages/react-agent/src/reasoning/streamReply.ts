@@ -7,7 +7,7 @@ import {
   createMsg,
   type Msg,
 } from '@rxagent/core';
-import { concatMap, EMPTY, from, Observable } from 'rxjs';
+import { concatMap, EMPTY, from, Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
@@ -29,71 +29,90 @@ export function streamReply(
   model: ChatModel,
   request: ChatRequest,
 ): Observable<Msg> {
-  return new Observable<Msg>((subscriber) => {
-    const accumulator = new ChatResponseAccumulator();
-    const draftId = randomUUID();
-    const signal = state.context.signal;
-    let settled = false;
-    const keepPartial = (): void => {
-      if (settled) return;
+  return new Observable<Msg>((subscriber) =>
+    // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
+    // wire messages) alive, or a parked call would hold its conversation once more.
+    receiveReply(
+      host,
+      state,
+      model.stream({ ...request, signal: state.context.signal }),
+      subscriber,
+    ),
+  );
+}
+
+/** Feeds `stream` into an accumulator and `subscriber`; returns the teardown. */
+function receiveReply(
+  host: StepHost,
+  state: ReActCallState,
+  stream: Observable<ChatChunk>,
+  subscriber: Subscriber<Msg>,
+): TeardownLogic {
+  const accumulator = new ChatResponseAccumulator();
+  const draftId = randomUUID();
+  // V8 builds a UUID as a tree of ~20 string nodes; reading a character flattens it (as core
+  // does for its own ids). This id lives as long as the reply in memory.
+  draftId.charCodeAt(0);
+  const signal = state.context.signal;
+  let settled = false;
+  const keepPartial = (): void => {
+    if (settled) return;
+    settled = true;
+    const text = accumulator.text();
+    if (text === '') return;
+    host.memory.add(
+      createMsg({
+        id: draftId,
+        name: host.name,
+        role: 'assistant',
+        content: text,
+        metadata: { partial: true },
+      }),
+    );
+  };
+  const fail = (error: unknown): void => {
+    keepPartial();
+    subscriber.error(error);
+  };
+  const complete = (): void => {
+    // The openai v6 stream iterator ends quietly when aborted: a stream that "completed"
+    // under an aborted signal was cut, not finished.
+    if (signal.aborted) {
+      fail(signal.reason);
+      return;
+    }
+    let reply: Msg;
+    try {
+      const response = accumulator.response();
       settled = true;
-      const text = accumulator.text();
-      if (text === '') return;
-      host.memory.add(
-        createMsg({
-          id: draftId,
-          name: host.name,
-          role: 'assistant',
-          content: text,
-          metadata: { partial: true },
-        }),
-      );
-    };
-    const fail = (error: unknown): void => {
-      keepPartial();
-      subscriber.error(error);
-    };
-    const complete = (): void => {
-      // The openai v6 stream iterator ends quietly when aborted: a stream that "completed"
-      // under an aborted signal was cut, not finished.
-      if (signal.aborted) {
-        fail(signal.reason);
-        return;
-      }
-      let reply: Msg;
-      try {
-        const response = accumulator.response();
-        settled = true;
-        state.context.addUsage(response.usage);
-        reply = responseToMsg(response, host.name, draftId);
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      subscriber.next(reply);
-      subscriber.complete();
-    };
-    const events = host.hasEventListeners()
-      ? new ChunkEventBuilder(host.agent, {
-          id: draftId,
-          name: host.name,
-          role: 'assistant',
-          metadata: {},
-          timestamp: new Date().toISOString(),
-        })
-      : undefined;
-    const stream = model.stream({ ...request, signal });
-    const subscription = events
-      ? stream
-          .pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
-          .subscribe({ error: fail, complete })
-      : // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
-        stream.subscribe({ next: (chunk) => accumulator.add(chunk), error: fail, complete });
-    return () => {
-      subscription.unsubscribe();
-      keepPartial();
-    };
-  });
+      state.context.addUsage(response.usage);
+      reply = responseToMsg(response, host.name, draftId);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    subscriber.next(reply);
+    subscriber.complete();
+  };
+  const events = host.hasEventListeners()
+    ? new ChunkEventBuilder(host.agent, {
+        id: draftId,
+        name: host.name,
+        role: 'assistant',
+        metadata: {},
+        timestamp: new Date().toISOString(),
+      })
+    : undefined;
+  const subscription = events
+    ? stream
+        .pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
+        .subscribe({ error: fail, complete })
+    : // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
+      stream.subscribe({ next: (chunk) => accumulator.add(chunk), error: fail, complete });
+  return () => {
+    subscription.unsubscribe();
+    keepPartial();
+  };
 }
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */

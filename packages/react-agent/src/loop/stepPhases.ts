@@ -44,6 +44,18 @@ export class StepPhases<R> {
     else this.#run(then, event);
   }
 
+  /** The last phase: the values, error and completion of `source` become the step's. */
+  forward(source: Observable<R>): void {
+    // An observer, not the subscriber itself: rxjs would adopt a Subscriber as the source's own.
+    this.subscription.add(
+      source.subscribe({
+        next: (value) => this.subscriber.next(value),
+        error: (error: unknown) => this.subscriber.error(error),
+        complete: () => this.subscriber.complete(),
+      }),
+    );
+  }
+
   /** Emits `value` and completes the step. */
   finish(value: R): void {
     this.subscriber.next(value);

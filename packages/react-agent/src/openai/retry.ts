@@ -109,7 +109,14 @@ export function retryBeforeFirstValue<T>(
         });
       };
       const retryOrFail = (error: unknown): void => {
-        const delay = retries < config.maxRetries ? delayBeforeRetry(error) : undefined;
+        let delay: number | undefined;
+        try {
+          delay = retries < config.maxRetries ? delayBeforeRetry(error) : undefined;
+        } catch (thrown) {
+          // A throwing isRetryable/retryAfterMs errors the result, as it did inside retry().
+          subscriber.error(thrown);
+          return;
+        }
         if (delay === undefined) {
           subscriber.error(error);
           return;

@@ -54,6 +54,10 @@ export function actingStep(
       slots[index] = toolResultMsg(host.name, outcome.result);
       flush();
     };
+    const fail = (error: unknown): void => {
+      seal();
+      subscriber.error(error);
+    };
     const finishOne = (): void => {
       active--;
       finished++;
@@ -71,11 +75,15 @@ export function actingStep(
         active++;
         running.add(
           runToolCall(host, state, calls[index]!, setup).subscribe({
-            next: (outcome) => settle(index, outcome),
-            error: (error: unknown) => {
-              seal();
-              subscriber.error(error);
+            next: (outcome) => {
+              // A result a hook made invalid throws in toolResultMsg: it fails the batch.
+              try {
+                settle(index, outcome);
+              } catch (error) {
+                fail(error);
+              }
             },
+            error: fail,
             complete: finishOne,
           }),
         );

@@ -19,16 +19,14 @@ import {
 } from '@rxagent/core';
 import {
   catchError,
-  concatMap,
   defer,
   EMPTY,
-  expand,
-  filter,
-  finalize,
   map,
-  type Observable,
+  Observable,
   of,
-  tap,
+  type Subscriber,
+  Subscription,
+  type TeardownLogic,
   throwError,
 } from 'rxjs';
 import { actingStep } from './acting/actingStep.js';
@@ -36,10 +34,15 @@ import type { FinishGuard, FinishVerdict } from './judge/finishGuard.js';
 import { pendingToolCalls } from './loop/pendingToolCalls.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import type { StepHost } from './loop/stepHost.js';
+import { StepPhases } from './loop/stepPhases.js';
 import { summaryStep } from './loop/summaryStep.js';
 import { errorResult, interruptedResult, toolResultMsg } from './loop/toolResultMsg.js';
 import type { ReActAgentOptions } from './reactAgentOptions.js';
-import { type ReasoningSetup, reasoningStep } from './reasoning/reasoningStep.js';
+import {
+  type ReasoningOutcome,
+  type ReasoningSetup,
+  reasoningStep,
+} from './reasoning/reasoningStep.js';
 
 /** Why a ReActAgent call ended (`reply.metadata.generateReason`). */
 export type GenerateReason =
@@ -141,28 +144,9 @@ export class ReActAgent extends AgentBase {
   }
 
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
-    return defer(() => {
+    return new Observable<Msg>((subscriber) => {
       const first = this.#admit(msgs);
-      const state = this.createCallState(context);
-      let outcome: 'complete' | 'error' | undefined;
-      return of(first).pipe(
-        expand((step) => this.#next(step, state)),
-        filter((step): step is Extract<Step, { kind: 'final' }> => step.kind === 'final'),
-        map((step) => this.#finalReply(step, state)),
-        tap({
-          complete: () => {
-            outcome = 'complete';
-          },
-          error: () => {
-            outcome = 'error';
-            this.#sealPendingToolCalls();
-          },
-        }),
-        finalize(() => {
-          if (outcome === undefined) this.#sealPendingToolCalls();
-          this.onCallEnd(state, outcome ?? 'cancelled');
-        }),
-      );
+      return this.#loop(first, this.createCallState(context), subscriber);
     });
   }
 
@@ -252,6 +236,57 @@ export class ReActAgent extends AgentBase {
     return { kind: 'reason' };
   }
 
+  /**
+   * The reason → act loop: runs each step's Observable and feeds the steps it emits back in
+   * (what `expand` does, in one subscriber rather than expand, filter, map, tap and
+   * finalize layers a parked call would hold), emits the reply of a final step, and completes
+   * once no step is running. Returns the teardown: on error, interrupt or unsubscribe every
+   * open tool call is sealed, and `onCallEnd` runs once, however the call ended.
+   */
+  #loop(first: Step, state: ReActCallState, subscriber: Subscriber<Msg>): TeardownLogic {
+    const running = new Subscription();
+    let active = 0;
+    let outcome: 'complete' | 'error' | undefined;
+    const fail = (error: unknown): void => {
+      if (outcome !== undefined) return;
+      outcome = 'error';
+      this.#sealPendingToolCalls();
+      subscriber.error(error);
+    };
+    const stepDone = (): void => {
+      active--;
+      if (active > 0 || outcome !== undefined) return;
+      outcome = 'complete';
+      subscriber.complete();
+    };
+    const run = (step: Step): void => {
+      if (step.kind === 'final') {
+        subscriber.next(this.#finalReply(step, state));
+        return;
+      }
+      active++;
+      running.add(
+        this.#next(step, state).subscribe({
+          next: (next) => {
+            try {
+              run(next);
+            } catch (error) {
+              fail(error);
+            }
+          },
+          error: fail,
+          complete: stepDone,
+        }),
+      );
+    };
+    run(first);
+    return () => {
+      running.unsubscribe();
+      if (outcome === undefined) this.#sealPendingToolCalls();
+      this.onCallEnd(state, outcome ?? 'cancelled');
+    };
+  }
+
   #next(step: Step, state: ReActCallState): Observable<Step> {
     switch (step.kind) {
       case 'reason':
@@ -283,32 +318,42 @@ export class ReActAgent extends AgentBase {
   #reason(state: ReActCallState): Observable<Step> {
     if (state.iterations >= this.maxIters) return of({ kind: 'summary' });
     state.iterations++;
-    return reasoningStep(this.#host, state, this.#setup).pipe(
-      concatMap(({ reply, stopRequested }): Observable<Step> => {
-        const calls = toolUses(reply);
-        if (calls.length === 0) {
-          if (stopRequested) return of(this.#store(reply, 'stop'));
-          return this.onFinalAnswer(reply, state).pipe(
-            map((decision) => this.#decide(decision, reply)),
-          );
-        }
-        this.memory.add(reply);
-        if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
-        if (state.iterations >= this.maxIters) {
-          for (const call of calls) {
-            const text = `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`;
-            this.memory.add(toolResultMsg(this.name, errorResult(call, text)));
-          }
-          return of({ kind: 'summary' });
-        }
-        const invalid = reply.metadata['invalidToolArguments'];
-        return of({
-          kind: 'act',
-          calls,
-          invalidArguments: (invalid as JsonObject | undefined) ?? {},
-        });
-      }),
-    );
+    return new Observable<Step>((subscriber) => {
+      const phases = new StepPhases(subscriber);
+      phases.after(reasoningStep(this.#host, state, this.#setup), (outcome) =>
+        phases.forward(this.#afterReasoning(outcome, state)),
+      );
+      return phases.subscription;
+    });
+  }
+
+  /** The step after a model reply: act on its tool calls, or decide about a final answer. */
+  #afterReasoning(
+    { reply, stopRequested }: ReasoningOutcome,
+    state: ReActCallState,
+  ): Observable<Step> {
+    const calls = toolUses(reply);
+    if (calls.length === 0) {
+      if (stopRequested) return of(this.#store(reply, 'stop'));
+      return this.onFinalAnswer(reply, state).pipe(
+        map((decision) => this.#decide(decision, reply)),
+      );
+    }
+    this.memory.add(reply);
+    if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
+    if (state.iterations >= this.maxIters) {
+      for (const call of calls) {
+        const text = `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`;
+        this.memory.add(toolResultMsg(this.name, errorResult(call, text)));
+      }
+      return of({ kind: 'summary' });
+    }
+    const invalid = reply.metadata['invalidToolArguments'];
+    return of({
+      kind: 'act',
+      calls,
+      invalidArguments: (invalid as JsonObject | undefined) ?? {},
+    });
   }
 
   #act(

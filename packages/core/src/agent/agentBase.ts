@@ -12,7 +12,6 @@ import {
   map,
   Observable,
   of,
-  takeWhile,
   tap,
   throwError,
 } from 'rxjs';
@@ -321,24 +320,49 @@ export abstract class AgentBase {
         return this.#doCallOnce(input, call);
       }),
       catchError((error: unknown) => this.#recoverInterrupt(error, call, input)),
-      // A doCall that reacts to a cancellation by replying must not reach hooks or subscribers.
-      takeWhile(() => !call.cancelled),
-      map((reply) => this.#withCallMetadata(reply, call)),
-      concatMap((reply) => this.notify<PostCallEvent>({ type: 'postCall', agent: this, reply })),
-      concatMap((event) => this.#broadcast(event.reply)),
-      tap(() => this.#release(call)),
+      // The steps after the reply are built once it arrives: a call waiting on its model
+      // (or parked) holds two operators here instead of six.
+      concatMap((reply) => this.#deliver(reply, call)),
       catchError((error: unknown) => this.#fail(error, call)),
     );
   }
 
-  #doCallOnce(msgs: Msg[], call: ActiveCall): Observable<Msg> {
-    return defer(() => this.doCall(msgs, call.context)).pipe(
-      last(null, undefined),
-      map((reply) => {
-        if (reply === undefined) throw new NoReplyError(this.name);
-        return reply;
-      }),
+  /** postCall hooks, broadcast and release for `reply`; nothing when the call was cancelled. */
+  #deliver(reply: Msg, call: ActiveCall): Observable<Msg> {
+    // A doCall that reacts to a cancellation by replying must not reach hooks or subscribers.
+    if (call.cancelled) return EMPTY;
+    return this.notify<PostCallEvent>({
+      type: 'postCall',
+      agent: this,
+      reply: this.#withCallMetadata(reply, call),
+    }).pipe(
+      concatMap((event) => this.#broadcast(event.reply)),
+      tap(() => this.#release(call)),
     );
+  }
+
+  /**
+   * The last Msg of `doCall`, or a `NoReplyError` when it completes without one. One
+   * subscriber where `defer` + `last()` + `map()` kept two for the whole call.
+   */
+  #doCallOnce(msgs: Msg[], call: ActiveCall): Observable<Msg> {
+    return new Observable<Msg>((subscriber) => {
+      let reply: Msg | undefined;
+      return this.doCall(msgs, call.context).subscribe({
+        next: (msg) => {
+          reply = msg;
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (reply === undefined) {
+            subscriber.error(new NoReplyError(this.name));
+            return;
+          }
+          subscriber.next(reply);
+          subscriber.complete();
+        },
+      });
+    });
   }
 
   #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {

@@ -1,9 +1,9 @@
 import type { Msg, ToolUseBlock } from '@rxagent/core';
-import { count, defer, finalize, from, map, mergeMap, type Observable, tap } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { interruptedResult, toolResultMsg } from '../loop/toolResultMsg.js';
-import { runToolCall, type ToolCallSetup } from './runToolCall.js';
+import { runToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
 
 /** How a batch of tool calls runs. */
 export interface ActingSetup extends ToolCallSetup {
@@ -18,6 +18,9 @@ export interface ActingSetup extends ToolCallSetup {
  * (error, interrupt, unsubscribe) every call still without a stored result gets one —
  * its own result if it finished, an `[interrupted]` error result otherwise — so memory
  * stays a valid conversation.
+ *
+ * Written as one `new Observable` (a hand-written `mergeMap` with a limit) rather than
+ * `from` + `mergeMap` + `count` + `map` + `tap` + `finalize`: six operator layers per batch.
  */
 export function actingStep(
   host: StepHost,
@@ -25,8 +28,13 @@ export function actingStep(
   calls: readonly ToolUseBlock[],
   setup: ActingSetup,
 ): Observable<Msg[]> {
-  return defer(() => {
+  return new Observable<Msg[]>((subscriber) => {
     const slots: (Msg | undefined)[] = calls.map(() => undefined);
+    const limit = Math.max(1, setup.concurrency);
+    const running = new Subscription();
+    let started = 0;
+    let active = 0;
+    let finished = 0;
     let stored = 0;
     let done = false;
     const flush = (): void => {
@@ -41,25 +49,56 @@ export function actingStep(
         );
       }
     };
-    const run = from(calls.map((call, index) => ({ call, index }))).pipe(
-      mergeMap(
-        ({ call, index }) =>
-          runToolCall(host, state, call, setup).pipe(
-            tap((outcome) => {
-              if (outcome.stopRequested) state.stopAfterBatch = true;
-              slots[index] = toolResultMsg(host.name, outcome.result);
-              flush();
-            }),
-          ),
-        Math.max(1, setup.concurrency),
-      ),
-    );
-    const results = (): Msg[] => {
-      done = true;
-      return slots as Msg[];
+    const settle = (index: number, outcome: ToolCallOutcome): void => {
+      if (outcome.stopRequested) state.stopAfterBatch = true;
+      slots[index] = toolResultMsg(host.name, outcome.result);
+      flush();
     };
-    // count() emits once, when every call has finished: one operator where
-    // concat(run, defer(results)) took five subscriptions per batch.
-    return run.pipe(count(), map(results), tap({ error: seal }), finalize(seal));
+    const fail = (error: unknown): void => {
+      seal();
+      subscriber.error(error);
+    };
+    const finishOne = (): void => {
+      active--;
+      finished++;
+      if (finished < calls.length) startMore();
+      else {
+        done = true;
+        subscriber.next(slots as Msg[]);
+        subscriber.complete();
+      }
+    };
+    // mergeMap(runToolCall, limit) by hand: starts calls in order, up to `limit` at once.
+    const startMore = (): void => {
+      while (active < limit && started < calls.length && !subscriber.closed) {
+        const index = started++;
+        active++;
+        running.add(
+          runToolCall(host, state, calls[index]!, setup).subscribe({
+            next: (outcome) => {
+              // A result a hook made invalid throws in toolResultMsg: it fails the batch.
+              try {
+                settle(index, outcome);
+              } catch (error) {
+                fail(error);
+              }
+            },
+            error: fail,
+            complete: finishOne,
+          }),
+        );
+      }
+    };
+    if (calls.length === 0) {
+      done = true;
+      subscriber.next([]);
+      subscriber.complete();
+      return undefined;
+    }
+    startMore();
+    return () => {
+      running.unsubscribe();
+      seal();
+    };
   });
 }

@@ -4,14 +4,16 @@ import {
   type JsonValue,
   type PostActingEvent,
   type PreActingEvent,
+  type ToolEvent,
   type ToolResultBlock,
   type ToolUseBlock,
   toolOutputText,
 } from '@rxagent/core';
-import { concatMap, defer, EMPTY, map, type Observable, of, tap } from 'rxjs';
+import { concatMap, EMPTY, Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { stableStringify } from '../loop/stableStringify.js';
 import type { StepHost } from '../loop/stepHost.js';
+import { StepPhases } from '../loop/stepPhases.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 
 /** How one tool call runs. */
@@ -32,6 +34,9 @@ export interface ToolCallOutcome {
  * (its chunks fire actingChunk events; every failure is an error result), postActing hooks
  * (may change the result, never its id). Identical repeated calls within the agent call are
  * answered without running. Cold; emits one outcome.
+ *
+ * The phases run in one `new Observable` (see `StepPhases`); with nobody listening, the
+ * hooks are skipped without an Observable, so a call costs little more than its tool.
  */
 export function runToolCall(
   host: StepHost,
@@ -39,86 +44,94 @@ export function runToolCall(
   call: ToolUseBlock,
   setup: ToolCallSetup,
 ): Observable<ToolCallOutcome> {
-  const preActing: PreActingEvent = { type: 'preActing', agent: host.agent, toolCall: call };
-  return host.notify(preActing).pipe(
-    map((event) =>
-      event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id },
-    ),
-    concatMap((toolCall) =>
+  return new Observable<ToolCallOutcome>((subscriber) => {
+    const phases = new StepPhases(subscriber);
+    const execute = (event: PreActingEvent): void => {
+      const toolCall =
+        event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
       // Raw (invalid) argument text counts only while no hook replaced the input.
-      execute(
-        host,
-        state,
-        toolCall,
-        toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined,
-        setup,
-      ).pipe(concatMap((result) => postActing(host, toolCall, result))),
-    ),
-  );
-}
-
-function execute(
-  host: StepHost,
-  state: ReActCallState,
-  call: ToolUseBlock,
-  raw: JsonValue | undefined,
-  setup: ToolCallSetup,
-): Observable<ToolResultBlock> {
-  return defer(() => {
-    const tool = state.toolkit.get(call.name);
-    const key = `${call.name}\u0000${stableStringify(call.input)}`;
-    const dedupe =
-      setup.dedupe && typeof raw !== 'string' && tool !== undefined && tool.dedupe !== false;
-    if (dedupe) {
-      const previous = state.seenCalls.get(key);
-      if (previous) return of(duplicateResult(call, previous));
-      state.seenCalls.set(key, { id: call.id });
-    }
-    return state.toolkit
-      .execute(
-        typeof raw === 'string'
-          ? { id: call.id, name: call.name, rawArguments: raw }
-          : { id: call.id, name: call.name, input: call.input },
-        { signal: state.context.signal, toolCallId: call.id, agent: host.agent },
-      )
-      .pipe(
-        concatMap((event) => {
-          if (event.type === 'result') return of(event.result);
-          if (!host.hasEventListeners()) return EMPTY;
-          const chunk: ActingChunkEvent = {
-            type: 'actingChunk',
-            agent: host.agent,
-            toolCall: call,
-            chunk: event.output,
-          };
-          return host.notify(chunk).pipe(concatMap(() => EMPTY));
-        }),
-        tap((result) => {
-          if (!dedupe) return;
-          // A failed call may be worth retrying with the same arguments; only successes are remembered.
-          if (result.isError) state.seenCalls.delete(key);
-          else state.seenCalls.set(key, { id: call.id, result: toolOutputText(result) });
+      const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
+      const run = new ToolCallRun(host, state, toolCall, raw, setup.dedupe);
+      phases.after(run.events(), (toolEvent) => {
+        if (toolEvent.type !== 'result') return;
+        run.remember(toolEvent.result);
+        postActing(toolCall, toolEvent.result);
+      });
+    };
+    const postActing = (toolCall: ToolUseBlock, result: ToolResultBlock): void => {
+      const stop = new StopSwitch();
+      const event = stop.attach<PostActingEvent>(
+        { type: 'postActing', agent: host.agent, toolCall, result },
+        host.hasEventListeners(),
+      );
+      phases.afterHooks(host, event, (final) =>
+        phases.finish({
+          result:
+            final.result.id === toolCall.id ? final.result : { ...final.result, id: toolCall.id },
+          stopRequested: stop.stopped,
         }),
       );
+    };
+    phases.afterHooks(host, { type: 'preActing', agent: host.agent, toolCall: call }, execute);
+    return phases.subscription;
   });
 }
 
-function postActing(
-  host: StepHost,
-  toolCall: ToolUseBlock,
-  result: ToolResultBlock,
-): Observable<ToolCallOutcome> {
-  const stop = new StopSwitch();
-  const event = stop.attach<PostActingEvent>(
-    { type: 'postActing', agent: host.agent, toolCall, result },
-    host.hasEventListeners(),
-  );
-  return host.notify(event).pipe(
-    map((final) => ({
-      result: final.result.id === toolCall.id ? final.result : { ...final.result, id: toolCall.id },
-      stopRequested: stop.stopped,
-    })),
-  );
+/** One execution of a tool call by the toolkit, answered from `seenCalls` when a duplicate. */
+class ToolCallRun {
+  readonly #key: string;
+  readonly #dedupe: boolean;
+
+  constructor(
+    private readonly host: StepHost,
+    private readonly state: ReActCallState,
+    private readonly call: ToolUseBlock,
+    private readonly raw: JsonValue | undefined,
+    dedupe: boolean,
+  ) {
+    const tool = state.toolkit.get(call.name);
+    this.#key = `${call.name}\u0000${stableStringify(call.input)}`;
+    this.#dedupe = dedupe && typeof raw !== 'string' && tool !== undefined && tool.dedupe !== false;
+  }
+
+  /**
+   * The toolkit's events for this call (chunks, then one result), each chunk notified as
+   * an actingChunk event first when anyone listens; a duplicate gets its result at once.
+   */
+  events(): Observable<ToolEvent> {
+    if (this.#dedupe) {
+      const previous = this.state.seenCalls.get(this.#key);
+      if (previous) return of({ type: 'result', result: duplicateResult(this.call, previous) });
+      this.state.seenCalls.set(this.#key, { id: this.call.id });
+    }
+    const { call, host, raw } = this;
+    const events = this.state.toolkit.execute(
+      typeof raw === 'string'
+        ? { id: call.id, name: call.name, rawArguments: raw }
+        : { id: call.id, name: call.name, input: call.input },
+      { signal: this.state.context.signal, toolCallId: call.id, agent: host.agent },
+    );
+    if (!host.hasEventListeners()) return events;
+    return events.pipe(concatMap((event) => this.#notifyChunk(event)));
+  }
+
+  /** Records the result for dedupe: only successes (a failed call may be worth retrying). */
+  remember(result: ToolResultBlock): void {
+    if (!this.#dedupe) return;
+    if (result.isError) this.state.seenCalls.delete(this.#key);
+    else this.state.seenCalls.set(this.#key, { id: this.call.id, result: toolOutputText(result) });
+  }
+
+  #notifyChunk(event: ToolEvent): Observable<ToolEvent> {
+    if (event.type === 'result') return of(event);
+    const chunk: ActingChunkEvent = {
+      type: 'actingChunk',
+      agent: this.host.agent,
+      toolCall: this.call,
+      chunk: event.output,
+    };
+    return this.host.notify(chunk).pipe(concatMap(() => EMPTY));
+  }
 }
 
 const PREVIOUS_RESULT_LIMIT = 2_000;

@@ -5,7 +5,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { defer, Observable, type Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { abortError } from './abortError.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
 import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
@@ -95,7 +95,7 @@ export class OpenAIChatModel implements ChatModel {
    * or aborting `request.signal`, closes the HTTP request at once.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
-    return defer(() => this.#attempt(toChatRequest(request, this.#settings), request.signal)).pipe(
+    return this.#attempt(request).pipe(
       retryBeforeFirstValue({
         ...this.#retry,
         signal: request.signal,
@@ -105,8 +105,12 @@ export class OpenAIChatModel implements ChatModel {
     );
   }
 
-  #attempt(params: Params, outer: AbortSignal | undefined): Observable<ChatChunk> {
+  /** One request per subscription; the retry operator resubscribes for each attempt. */
+  #attempt(request: ChatRequest): Observable<ChatChunk> {
     return new Observable<ChatChunk>((subscriber) => {
+      const outer = request.signal;
+      // Built per attempt, inside the subscription, so a bad request errors (never throws).
+      const params = toChatRequest(request, this.#settings);
       if (outer?.aborted) {
         subscriber.error(abortError(outer.reason));
         return;

@@ -1,12 +1,4 @@
-import {
-  defer,
-  type MonoTypeOperatorFunction,
-  Observable,
-  retry,
-  tap,
-  throwError,
-  timer,
-} from 'rxjs';
+import { type MonoTypeOperatorFunction, Observable, type Subscription, timer } from 'rxjs';
 import { abortError } from './abortError.js';
 
 /** How often and how long to wait before retrying a failed request. */
@@ -92,31 +84,62 @@ export interface RetryBeforeFirstValueConfig extends RetryPolicy {
  * the wait is a timer, so unsubscribing cancels it and `signal` aborts it (the result
  * then errors with an `AbortError`). Errors with the last error once retries run out or
  * when the error is not retryable.
+ *
+ * Written as one `new Observable` rather than `defer` + `tap` + `retry`: every chunk of a
+ * model stream passes through it, and each operator layer is a subscriber per chunk and a
+ * set of closures held for as long as the request is open.
  */
 export function retryBeforeFirstValue<T>(
   config: RetryBeforeFirstValueConfig,
 ): MonoTypeOperatorFunction<T> {
   return (source) =>
-    defer(() => {
+    new Observable<T>((subscriber) => {
       let emitted = false;
-      return source.pipe(
-        tap(() => {
-          emitted = true;
-        }),
-        retry({
-          count: config.maxRetries,
-          delay: (error: unknown, retryCount: number) => {
-            if (emitted || !config.isRetryable(error)) return throwError(() => error);
-            const wait = retryDelayMs(
-              retryCount,
-              config,
-              config.retryAfterMs?.(error),
-              config.random,
-            );
-            return abortableTimer(wait, config.signal);
+      let retries = 0;
+      let attempt: Subscription | undefined;
+      let wait: Subscription | undefined;
+      const start = (): void => {
+        attempt = source.subscribe({
+          next: (value) => {
+            emitted = true;
+            subscriber.next(value);
           },
-        }),
-      );
+          error: (error: unknown) => retryOrFail(error),
+          complete: () => subscriber.complete(),
+        });
+      };
+      const retryOrFail = (error: unknown): void => {
+        let delay: number | undefined;
+        try {
+          delay = retries < config.maxRetries ? delayBeforeRetry(error) : undefined;
+        } catch (thrown) {
+          // A throwing isRetryable/retryAfterMs errors the result, as it did inside retry().
+          subscriber.error(thrown);
+          return;
+        }
+        if (delay === undefined) {
+          subscriber.error(error);
+          return;
+        }
+        retries += 1;
+        wait = abortableTimer(delay, config.signal).subscribe({
+          next: () => {
+            wait?.unsubscribe();
+            start();
+          },
+          error: (abort: unknown) => subscriber.error(abort),
+        });
+      };
+      /** The wait before the next retry, or `undefined` when `error` must not be retried. */
+      const delayBeforeRetry = (error: unknown): number | undefined => {
+        if (emitted || !config.isRetryable(error)) return undefined;
+        return retryDelayMs(retries + 1, config, config.retryAfterMs?.(error), config.random);
+      };
+      start();
+      return () => {
+        attempt?.unsubscribe();
+        wait?.unsubscribe();
+      };
     });
 }
 

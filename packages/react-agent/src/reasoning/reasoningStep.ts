@@ -6,9 +6,10 @@ import type {
   PostReasoningEvent,
   PreReasoningEvent,
 } from '@rxagent/core';
-import { concatMap, defer, map, type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
+import { StepPhases } from '../loop/stepPhases.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { streamReply } from './streamReply.js';
 
@@ -30,38 +31,55 @@ export interface ReasoningOutcome {
  * One reasoning step: preReasoning hooks shape the request (for this request only), the
  * model streams the reply, postReasoning hooks may change it. Cold; emits one outcome.
  * Nothing is stored here except a partial reply when the stream is cut.
+ *
+ * The three phases run one after another in one `new Observable` (see `StepPhases`)
+ * rather than `defer` and two `concatMap`s: a parked call holds this step for as long as
+ * its request is open.
  */
 export function reasoningStep(
   host: StepHost,
   state: ReActCallState,
   setup: ReasoningSetup,
 ): Observable<ReasoningOutcome> {
-  return defer(() => {
-    const toolChoice = state.toolChoice;
-    state.toolChoice = undefined;
-    const event: PreReasoningEvent = {
-      type: 'preReasoning',
-      agent: host.agent,
-      messages: [...host.memory.messages()],
-      systemPrompt: state.context.systemPrompt,
-      tools: state.toolkit.schemas(),
-      toolChoice,
-      options: { ...setup.modelOptions },
-    };
-    return host.notify(event);
-  }).pipe(
-    concatMap((event) => streamReply(host, state, setup.model, toRequest(event, host.name, setup))),
-    concatMap((reply) => {
+  return new Observable<ReasoningOutcome>((subscriber) => {
+    const phases = new StepPhases(subscriber);
+    const request = (event: PreReasoningEvent): void =>
+      phases.after(
+        streamReply(host, state, setup.model, toRequest(event, host.name, setup)),
+        review,
+      );
+    const review = (reply: Msg): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
         { type: 'postReasoning', agent: host.agent, reply },
         host.hasEventListeners(),
       );
-      return host
-        .notify(event)
-        .pipe(map((final) => ({ reply: final.reply, stopRequested: stop.stopped })));
-    }),
-  );
+      phases.afterHooks(host, event, (final) =>
+        phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
+      );
+    };
+    phases.afterHooks(host, preReasoningEvent(host, state, setup), request);
+    return phases.subscription;
+  });
+}
+
+/** The preReasoning event of the next request; takes (and clears) a forced tool choice. */
+function preReasoningEvent(
+  host: StepHost,
+  state: ReActCallState,
+  setup: ReasoningSetup,
+): PreReasoningEvent {
+  const toolChoice = state.toolChoice;
+  state.toolChoice = undefined;
+  return {
+    type: 'preReasoning',
+    agent: host.agent,
+    messages: [...host.memory.messages()],
+    systemPrompt: state.context.systemPrompt,
+    tools: state.toolkit.schemas(),
+    toolChoice,
+    options: { ...setup.modelOptions },
+  };
 }
 
 function toRequest(event: PreReasoningEvent, selfName: string, setup: ReasoningSetup) {

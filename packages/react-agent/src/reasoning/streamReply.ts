@@ -7,7 +7,7 @@ import {
   createMsg,
   type Msg,
 } from '@rxagent/core';
-import { concatMap, count, defer, EMPTY, finalize, from, map, type Observable, tap } from 'rxjs';
+import { concatMap, EMPTY, from, Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { StepHost } from '../loop/stepHost.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
@@ -18,6 +18,10 @@ import { responseToMsg } from './responseToMsg.js';
  * firing `reasoningChunk` events on the way. A stream cut by an error, an interrupt or
  * unsubscription never yields a complete reply: the text received so far is stored as an
  * assistant Msg with `metadata.partial: true`, and the error goes on.
+ *
+ * One `new Observable` with explicit teardown rather than a chain of operators: with nobody
+ * listening, each chunk goes straight from the model's subscriber to the accumulator, and
+ * an open request holds one subscriber here instead of four.
  */
 export function streamReply(
   host: StepHost,
@@ -25,53 +29,90 @@ export function streamReply(
   model: ChatModel,
   request: ChatRequest,
 ): Observable<Msg> {
-  return defer(() => {
-    const accumulator = new ChatResponseAccumulator();
-    const draftId = randomUUID();
-    const signal = state.context.signal;
-    let settled = false;
-    const keepPartial = (): void => {
-      if (settled) return;
-      settled = true;
-      const text = accumulator.text();
-      if (text === '') return;
-      host.memory.add(
-        createMsg({
-          id: draftId,
-          name: host.name,
-          role: 'assistant',
-          content: text,
-          metadata: { partial: true },
-        }),
-      );
-    };
-    const events = host.hasEventListeners()
-      ? new ChunkEventBuilder(host.agent, {
-          id: draftId,
-          name: host.name,
-          role: 'assistant',
-          metadata: {},
-          timestamp: new Date().toISOString(),
-        })
-      : undefined;
-    const stream = model.stream({ ...request, signal });
-    // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
-    const chunks = events
-      ? stream.pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
-      : stream.pipe(tap((chunk) => accumulator.add(chunk)));
-    const complete = (): Msg => {
-      // The openai v6 stream iterator ends quietly when aborted: a stream that "completed"
-      // under an aborted signal was cut, not finished.
-      if (signal.aborted) throw signal.reason;
+  return new Observable<Msg>((subscriber) =>
+    // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
+    // wire messages) alive, or a parked call would hold its conversation once more.
+    receiveReply(
+      host,
+      state,
+      model.stream({ ...request, signal: state.context.signal }),
+      subscriber,
+    ),
+  );
+}
+
+/** Feeds `stream` into an accumulator and `subscriber`; returns the teardown. */
+function receiveReply(
+  host: StepHost,
+  state: ReActCallState,
+  stream: Observable<ChatChunk>,
+  subscriber: Subscriber<Msg>,
+): TeardownLogic {
+  const accumulator = new ChatResponseAccumulator();
+  const draftId = randomUUID();
+  // V8 builds a UUID as a tree of ~20 string nodes; reading a character flattens it (as core
+  // does for its own ids). This id lives as long as the reply in memory.
+  draftId.charCodeAt(0);
+  const signal = state.context.signal;
+  let settled = false;
+  const keepPartial = (): void => {
+    if (settled) return;
+    settled = true;
+    const text = accumulator.text();
+    if (text === '') return;
+    host.memory.add(
+      createMsg({
+        id: draftId,
+        name: host.name,
+        role: 'assistant',
+        content: text,
+        metadata: { partial: true },
+      }),
+    );
+  };
+  const fail = (error: unknown): void => {
+    keepPartial();
+    subscriber.error(error);
+  };
+  const complete = (): void => {
+    // The openai v6 stream iterator ends quietly when aborted: a stream that "completed"
+    // under an aborted signal was cut, not finished.
+    if (signal.aborted) {
+      fail(signal.reason);
+      return;
+    }
+    let reply: Msg;
+    try {
       const response = accumulator.response();
       settled = true;
       state.context.addUsage(response.usage);
-      return responseToMsg(response, host.name, draftId);
-    };
-    // count() emits once, when the stream completes: one operator where concat(chunks,
-    // defer(complete)) took five subscriptions per model request.
-    return chunks.pipe(count(), map(complete), tap({ error: keepPartial }), finalize(keepPartial));
-  });
+      reply = responseToMsg(response, host.name, draftId);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    subscriber.next(reply);
+    subscriber.complete();
+  };
+  const events = host.hasEventListeners()
+    ? new ChunkEventBuilder(host.agent, {
+        id: draftId,
+        name: host.name,
+        role: 'assistant',
+        metadata: {},
+        timestamp: new Date().toISOString(),
+      })
+    : undefined;
+  const subscription = events
+    ? stream
+        .pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
+        .subscribe({ error: fail, complete })
+    : // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
+      stream.subscribe({ next: (chunk) => accumulator.add(chunk), error: fail, complete });
+  return () => {
+    subscription.unsubscribe();
+    keepPartial();
+  };
 }
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */

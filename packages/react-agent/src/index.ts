@@ -2,6 +2,7 @@ export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finis
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
+export type { FinalAnswerDecision, GenerateReason } from './loop/step.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
-export { type FinalAnswerDecision, type GenerateReason, ReActAgent } from './reactAgent.js';
+export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';

@@ -2,7 +2,6 @@ import {
   AgentBase,
   type CallContext,
   type ChatModel,
-  createMsg,
   formatMessages,
   InMemoryMemory,
   type InterruptContext,
@@ -13,12 +12,10 @@ import {
   type Msg,
   Toolkit,
   type ToolUseBlock,
-  toolResults,
   toolUses,
   withMetadata,
 } from '@rxagent/core';
 import {
-  catchError,
   defer,
   EMPTY,
   map,
@@ -27,12 +24,14 @@ import {
   type Subscriber,
   Subscription,
   type TeardownLogic,
-  throwError,
 } from 'rxjs';
 import { actingStep } from './acting/actingStep.js';
-import type { FinishGuard, FinishVerdict } from './judge/finishGuard.js';
+import type { FinishGuard } from './judge/finishGuard.js';
+import { runFinishGuard } from './judge/runFinishGuard.js';
+import { admitInput } from './loop/admitInput.js';
 import { pendingToolCalls } from './loop/pendingToolCalls.js';
 import { ReActCallState } from './loop/reactCallState.js';
+import type { FinalAnswerDecision, GenerateReason, Step } from './loop/step.js';
 import type { StepHost } from './loop/stepHost.js';
 import { StepPhases } from './loop/stepPhases.js';
 import { summaryStep } from './loop/summaryStep.js';
@@ -43,31 +42,6 @@ import {
   type ReasoningSetup,
   reasoningStep,
 } from './reasoning/reasoningStep.js';
-
-/** Why a ReActAgent call ended (`reply.metadata.generateReason`). */
-export type GenerateReason =
-  | 'stop'
-  | 'tool_calls_stopped'
-  | 'acting_stopped'
-  | 'interrupted'
-  | 'max_iterations'
-  | 'structured_output';
-
-/** One step of the reason → act loop. */
-type Step =
-  | { readonly kind: 'reason' }
-  | {
-      readonly kind: 'act';
-      readonly calls: readonly ToolUseBlock[];
-      readonly invalidArguments: JsonObject;
-    }
-  | { readonly kind: 'summary' }
-  | { readonly kind: 'final'; readonly reply: Msg; readonly reason: GenerateReason };
-
-/** What `onFinalAnswer` decides about a reply without tool calls. */
-export type FinalAnswerDecision =
-  | { readonly accept: true; readonly reply: Msg }
-  | { readonly accept: false; readonly keepDraft: boolean; readonly feedback: readonly Msg[] };
 
 /**
  * An agent that reasons and acts over native function calling: it asks the model, runs the
@@ -145,7 +119,7 @@ export class ReActAgent extends AgentBase {
 
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
-      const first = this.#admit(msgs);
+      const first = admitInput(this.memory, this.name, msgs);
       return this.#loop(first, this.createCallState(context), subscriber);
     });
   }
@@ -180,19 +154,7 @@ export class ReActAgent extends AgentBase {
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
     const guard = this.#finishGuard;
     if (!guard) return of({ accept: true, reply });
-    return defer(() =>
-      guard.check({
-        agent: this,
-        draft: reply,
-        messages: this.memory.messages(),
-        rejections: state.guardRejections,
-        signal: state.context.signal,
-        addUsage: (usage) => state.context.addUsage(usage),
-      }),
-    ).pipe(
-      catchError((error: unknown) => this.#failOpen(error, state)),
-      map((verdict) => this.#applyVerdict(verdict, reply, state)),
-    );
+    return runFinishGuard(guard, this, reply, state);
   }
 
   /** Called after each tool batch with its stored results; a returned Msg ends the call. */
@@ -202,39 +164,6 @@ export class ReActAgent extends AgentBase {
 
   /** Called once when a call ends, however it ends. */
   protected onCallEnd(_state: ReActCallState, _outcome: 'complete' | 'error' | 'cancelled'): void {}
-
-  /** The first step of a call, after recording `msgs` (see DESIGN.md "Human in the loop"). */
-  #admit(msgs: Msg[]): Step {
-    const pending = pendingToolCalls(this.memory.messages());
-    const supplied = msgs.filter((msg) => msg.role === 'tool');
-    const others = msgs.filter((msg) => msg.role !== 'tool');
-    const pendingIds = new Set(pending.calls.map((call) => call.id));
-    const unknown = supplied.flatMap(toolResults).filter((result) => !pendingIds.has(result.id));
-    if (unknown.length > 0) {
-      throw new InvalidArgumentError(
-        `${this.name}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...pendingIds].join(', ') || 'none'}.`,
-      );
-    }
-    this.memory.add(supplied);
-    const answered = new Set(supplied.flatMap(toolResults).map((result) => result.id));
-    const missing = pending.calls.filter((call) => !answered.has(call.id));
-    if (missing.length > 0 && others.length === 0) {
-      return { kind: 'act', calls: missing, invalidArguments: pending.invalidArguments };
-    }
-    for (const call of missing) {
-      this.memory.add(
-        toolResultMsg(
-          this.name,
-          errorResult(
-            call,
-            `[cancelled] Tool "${call.name}" was not run: a new message arrived first.`,
-          ),
-        ),
-      );
-    }
-    this.memory.add(others);
-    return { kind: 'reason' };
-  }
 
   /**
    * The reason → act loop: runs each step's Observable and feeds the steps it emits back in
@@ -396,37 +325,10 @@ export class ReActAgent extends AgentBase {
     return withMetadata(step.reply, extra);
   }
 
-  #failOpen(error: unknown, state: ReActCallState): Observable<FinishVerdict> {
-    if (state.context.signal.aborted) return throwError(() => error);
-    const message = error instanceof Error ? error.message : String(error);
-    return of({ pass: true, details: { verdict: 'guard_error', error: message } });
-  }
-
-  #applyVerdict(verdict: FinishVerdict, reply: Msg, state: ReActCallState): FinalAnswerDecision {
-    state.guardDetails = {
-      ...verdict.details,
-      pass: verdict.pass,
-      rejections: state.guardRejections,
-    };
-    if (verdict.pass) return { accept: true, reply };
-    state.guardRejections++;
-    return { accept: false, keepDraft: false, feedback: [judgeFeedbackMsg(verdict.feedback)] };
-  }
-
   /** Gives every open tool call an `[interrupted]` result, so memory stays a valid conversation. */
   #sealPendingToolCalls(): void {
     for (const call of pendingToolCalls(this.memory.messages()).calls) {
       this.memory.add(toolResultMsg(this.name, interruptedResult(call)));
     }
   }
-}
-
-/** Framework feedback: a user-role message named `system`, flagged in metadata. */
-function judgeFeedbackMsg(feedback: string): Msg {
-  return createMsg({
-    name: 'system',
-    role: 'user',
-    content: `[Judge feedback] ${feedback}`,
-    metadata: { systemFeedback: true, feedback: 'judge' },
-  });
 }

@@ -8,7 +8,6 @@ import {
   finalize,
   from,
   ignoreElements,
-  last,
   map,
   Observable,
   of,
@@ -26,8 +25,10 @@ import {
 import type { Hook } from '../hooks/hook.js';
 import type { ErrorEvent, HookEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { HookRegistry } from '../hooks/hookRegistry.js';
+import { runErrorHooks } from '../hooks/runErrorHooks.js';
 import { runHooks } from '../hooks/runHooks.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
+import { lastReply } from '../internal/lastReply.js';
 import { newId } from '../internal/newId.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
@@ -317,7 +318,10 @@ export abstract class AgentBase {
       concatMap((event) => {
         input = event.input;
         call.systemPrompt = event.systemPrompt;
-        return this.#doCallOnce(input, call);
+        return lastReply(
+          () => this.doCall(input, call.context),
+          () => new NoReplyError(this.name),
+        );
       }),
       catchError((error: unknown) => this.#recoverInterrupt(error, call, input)),
       // The steps after the reply are built once it arrives: a call waiting on its model
@@ -341,42 +345,17 @@ export abstract class AgentBase {
     );
   }
 
-  /**
-   * The last Msg of `doCall`, or a `NoReplyError` when it completes without one. One
-   * subscriber where `defer` + `last()` + `map()` kept two for the whole call.
-   */
-  #doCallOnce(msgs: Msg[], call: ActiveCall): Observable<Msg> {
-    return new Observable<Msg>((subscriber) => {
-      let reply: Msg | undefined;
-      return this.doCall(msgs, call.context).subscribe({
-        next: (msg) => {
-          reply = msg;
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          if (reply === undefined) {
-            subscriber.error(new NoReplyError(this.name));
-            return;
-          }
-          subscriber.next(reply);
-          subscriber.complete();
-        },
-      });
-    });
-  }
-
   #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {
     if (call.cancelled) return EMPTY;
     const interrupted =
       error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
     if (!interrupted) return throwError(() => error);
     const context = this.#interrupt ?? { source: 'system' as const };
-    return this.handleInterrupt(context, msgs).pipe(
-      last(null, undefined),
-      map((reply) => {
-        if (reply === undefined) throw new NoReplyError(this.name);
-        return withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
-      }),
+    return lastReply(
+      () => this.handleInterrupt(context, msgs),
+      () => new NoReplyError(this.name),
+    ).pipe(
+      map((reply) => withMetadata(reply, { interrupted: true, generateReason: 'interrupted' })),
     );
   }
 
@@ -403,15 +382,9 @@ export abstract class AgentBase {
 
   #fail(error: unknown, call: ActiveCall): Observable<never> {
     const event: ErrorEvent = { type: 'error', agent: this, error };
-    const hooks = this.#hooks.merged(systemHooks);
     const sink = call.sink;
-    const errorHooks = from(hooks).pipe(
-      // An error hook that fails never replaces the original error.
-      concatMap((hook) => runHooks([hook], event).pipe(catchError(() => EMPTY))),
-      ignoreElements(),
-    );
     return concat(
-      errorHooks,
+      runErrorHooks(this.#hooks.merged(systemHooks), event),
       defer(() => {
         sink?.(snapshotOf(event));
         this.#release(call);

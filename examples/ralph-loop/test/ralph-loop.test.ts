@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { JsonFileSession } from '@rxagent/core';
+import { captureOutput } from '@rxagent/example-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runGate } from '../src/gate/runGate.js';
 import type { LoopState } from '../src/loopState.js';
@@ -56,17 +56,6 @@ function runProgram(
   });
 }
 
-function capture(): { out: Writable; text: () => string } {
-  let text = '';
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { out, text: () => text };
-}
-
 describe('ralph-loop example (offline)', () => {
   it('continues after the last saved step when the process is killed and restarted', {
     timeout: 60_000,
@@ -98,7 +87,7 @@ describe('ralph-loop example (offline)', () => {
   it('rolls back a step the gate rejects, stops at the step limit and at a STOP file, then finishes', async () => {
     const dir = await tempDir();
     const run = (options: { maxSteps?: number }) =>
-      main({ out: capture().out, env: {}, dir, ...options });
+      main({ out: captureOutput().out, env: {}, dir, ...options });
 
     const first = await run({ maxSteps: 2 });
     await writeFile(join(dir, 'work', 'STOP'), '');

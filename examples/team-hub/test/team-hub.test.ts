@@ -1,25 +1,14 @@
-import { Writable } from 'node:stream';
 import { textOf } from '@rxagent/core';
+import { captureOutput } from '@rxagent/example-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main, type TeamHubResult } from '../src/main.js';
-
-function capture(): { out: Writable; text: () => string } {
-  let text = '';
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { out, text: () => text };
-}
 
 describe('team-hub example (offline)', () => {
   let result: TeamHubResult;
   let output: string;
 
   beforeAll(async () => {
-    const { out, text } = capture();
+    const { out, text } = captureOutput();
     result = await main({ out, env: {} });
     output = text();
   });

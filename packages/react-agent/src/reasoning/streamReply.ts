@@ -49,10 +49,8 @@ function receiveReply(
   subscriber: Subscriber<Msg>,
 ): TeardownLogic {
   const accumulator = new ChatResponseAccumulator();
+  // createMsg flattens the id of the Msg it builds from it (partial or complete reply).
   const draftId = randomUUID();
-  // V8 builds a UUID as a tree of ~20 string nodes; reading a character flattens it (as core
-  // does for its own ids). This id lives as long as the reply in memory.
-  draftId.charCodeAt(0);
   const signal = state.context.signal;
   let settled = false;
   const keepPartial = (): void => {

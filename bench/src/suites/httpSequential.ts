@@ -7,7 +7,8 @@ import { interleave } from '../lib/interleave.js';
 import { nodeHttpFetch } from '../lib/nodeHttpFetch.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairRatios } from '../lib/stats.js';
-import { CALLS_PER_RUN, FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
+import { timeConversations } from '../lib/timeConversations.js';
+import { CALLS_PER_RUN } from '../scenario/conversation.js';
 import type { ServerProcess } from '../server/serverProcess.js';
 
 /**
@@ -27,22 +28,10 @@ export async function httpSequential(
     rxagentHttp(server.baseURL, 'rxagent + node:http fetch', httpFetch),
     sdkLoop(server.baseURL, 'openai SDK loop + node:http fetch', httpFetch),
   ];
-  const calls = config.httpRuns * CALLS_PER_RUN;
   const samples = await interleave(
     contenders.map((contender) => ({
       label: contender.label,
-      sample: async () => {
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        for (let i = 0; i < config.httpRuns; i++) {
-          const answer = await contender.run(USER_PROMPT);
-          if (answer !== FINAL_ANSWER)
-            throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
-        }
-        const wall = ((performance.now() - t0) * 1000) / calls;
-        const used = process.cpuUsage(cpu0);
-        return { wall, cpu: (used.user + used.system) / calls };
-      },
+      sample: () => timeConversations(contender, config.httpRuns),
     })),
     config.rounds,
     2,

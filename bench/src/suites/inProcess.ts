@@ -8,12 +8,8 @@ import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, pairRatios, summarize } from '../lib/stats.js';
-import {
-  CALLS_PER_RUN,
-  FINAL_ANSWER,
-  SYSTEM_PROMPT,
-  USER_PROMPT,
-} from '../scenario/conversation.js';
+import { timeConversations } from '../lib/timeConversations.js';
+import { CALLS_PER_RUN, SYSTEM_PROMPT, USER_PROMPT } from '../scenario/conversation.js';
 import { benchToolkit } from '../scenario/tools.js';
 
 const noop: Hook = { name: 'noop', onEvent: () => undefined };
@@ -66,22 +62,10 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
     rxagentWithHooks(1),
     rxagentWithHooks(21),
   ];
-  const turns = config.inProcessRuns * CALLS_PER_RUN;
   const samples = await interleave(
     contenders.map((contender) => ({
       label: contender.label,
-      sample: async () => {
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        for (let i = 0; i < config.inProcessRuns; i++) {
-          const answer = await contender.run(USER_PROMPT);
-          if (answer !== FINAL_ANSWER)
-            throw new Error(`${contender.label} answered ${JSON.stringify(answer)}`);
-        }
-        const wall = ((performance.now() - t0) * 1000) / turns;
-        const cpu = process.cpuUsage(cpu0);
-        return { wall, cpu: (cpu.user + cpu.system) / turns };
-      },
+      sample: () => timeConversations(contender, config.inProcessRuns),
     })),
     config.rounds,
     2,

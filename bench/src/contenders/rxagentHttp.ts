@@ -7,7 +7,8 @@ import type { Contender } from './contender.js';
 
 /**
  * rxagent over HTTP: a fresh `ReActAgent` per conversation (one agent per user), sharing one
- * `OpenAIChatModel` (one SDK client) and one toolkit, as an application would.
+ * `OpenAIChatModel` (one SDK client on its default transport) and one toolkit, as an
+ * application would.
  */
 export function rxagentHttp(
   baseURL: string,

@@ -13,6 +13,7 @@ const cityArgs = z.object({ city: z.string().describe('City name') });
 /** The implementation of a benchmark tool: what every contender executes. */
 export interface BenchTool {
   readonly name: string;
+  readonly description: string;
   readonly args: typeof cityArgs;
   readonly run: (args: { city: string }) => string;
 }
@@ -21,23 +22,24 @@ export interface BenchTool {
 export const BENCH_TOOLS: readonly BenchTool[] = [
   {
     name: 'get_weather',
+    description: 'Current weather of a city.',
     args: cityArgs,
     run: ({ city }) => WEATHER[city] ?? `No weather data for ${city}`,
   },
-  { name: 'get_time', args: cityArgs, run: ({ city }) => TIME[city] ?? `No time data for ${city}` },
+  {
+    name: 'get_time',
+    description: 'Current local time of a city.',
+    args: cityArgs,
+    run: ({ city }) => TIME[city] ?? `No time data for ${city}`,
+  },
 ];
-
-const DESCRIPTIONS: Record<string, string> = {
-  get_weather: 'Current weather of a city.',
-  get_time: 'Current local time of a city.',
-};
 
 /** The same tools as rxagent `Tool`s. */
 export function rxagentTools(): Tool<{ city: string }>[] {
   return BENCH_TOOLS.map((t) =>
     tool({
       name: t.name,
-      description: DESCRIPTIONS[t.name] ?? t.name,
+      description: t.description,
       parameters: t.args,
       execute: t.run,
     }),

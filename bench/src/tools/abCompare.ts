@@ -3,12 +3,14 @@
  * A B A B ... rounds of the same conversation, in process or over HTTP, with the ratio B/A
  * taken round by round. Both builds load side by side (two module instances), so machine
  * noise hits both alike. Build a snapshot first with src/build/buildPackages.ts.
- * Usage: `node --expose-gc --import tsx src/tools/abCompare.ts <buildA> <buildB> inprocess|http [rounds] [runs]`
+ * Usage: `node --expose-gc --import tsx src/tools/abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]`
+ * (`replay`: the real SDK over a fetch replaying recorded server replies, see lib/replayFetch.ts).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lastValueFrom } from 'rxjs';
 import { interleave } from '../lib/interleave.js';
+import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
 import { pairRatios, summarize } from '../lib/stats.js';
 import {
   CALLS_PER_RUN,
@@ -39,15 +41,24 @@ async function load(dir: string): Promise<Build> {
   };
 }
 
-function conversation(build: Build, baseURL: string | undefined): () => Promise<string> {
+function conversation(
+  build: Build,
+  baseURL: string | undefined,
+  fetchImpl: typeof fetch | undefined,
+): () => Promise<string> {
   const { core, testing, react } = build;
   const toolkit = new core.Toolkit(
     BENCH_TOOLS.map((t) =>
-      core.tool({ name: t.name, description: t.name, parameters: t.args, execute: t.run }),
+      core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
     ),
   );
   const http = baseURL
-    ? new react.OpenAIChatModel({ model: 'bench-model', baseURL, apiKey: 'k' })
+    ? new react.OpenAIChatModel({
+        model: 'bench-model',
+        baseURL,
+        apiKey: 'k',
+        ...(fetchImpl && { fetch: fetchImpl }),
+      })
     : undefined;
   const reply = (request: { messages: Parameters<typeof scenarioTurn>[0] }) =>
     scenarioTurn(request.messages);
@@ -72,14 +83,18 @@ function conversation(build: Build, baseURL: string | undefined): () => Promise<
 
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
 if (!dirA || !dirB)
-  throw new Error('usage: abCompare.ts <buildA> <buildB> inprocess|http [rounds] [runs]');
-const runs = Number(runsArg ?? (mode === 'http' ? 40 : 400));
-const server = mode === 'http' ? await ServerProcess.start() : undefined;
+  throw new Error('usage: abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]');
+const runs = Number(runsArg ?? (mode === 'http' ? 40 : mode === 'replay' ? 200 : 400));
+const server = mode === 'inprocess' ? undefined : await ServerProcess.start();
 try {
+  // replay: the real SDK and OpenAIChatModel over a fetch that replays recorded replies.
+  const replay =
+    mode === 'replay' && server ? replayFetch(await recordReplies(server.baseURL)) : undefined;
+  const baseURL = replay ? REPLAY_BASE_URL : server?.baseURL;
   const builds = { A: await load(dirA), B: await load(dirB) };
   const samples = await interleave(
     (['A', 'B'] as const).map((label) => {
-      const run = conversation(builds[label], server?.baseURL);
+      const run = conversation(builds[label], baseURL, replay);
       return {
         label,
         sample: async () => {

@@ -7,11 +7,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { createNodeFetch } from '@rxagent/react-agent';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
-import { nodeHttpFetch } from '../lib/nodeHttpFetch.js';
 import { USER_PROMPT } from '../scenario/conversation.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
@@ -21,8 +21,8 @@ const makers: Record<string, () => Contender> = {
   rxagent: () => rxagentHttp(server.baseURL),
   sdk: () => sdkLoop(server.baseURL),
   fetch: () => fetchLoop(server.baseURL),
-  'rxagent-http': () => rxagentHttp(server.baseURL, 'rxagent + node:http', nodeHttpFetch()),
-  'sdk-http': () => sdkLoop(server.baseURL, 'sdk + node:http', nodeHttpFetch()),
+  'rxagent-fetch': () => rxagentHttp(server.baseURL, "rxagent on Node's fetch", globalThis.fetch),
+  'sdk-node': () => sdkLoop(server.baseURL, 'sdk on createNodeFetch', createNodeFetch()),
 };
 // Several contenders (comma-separated) run interleaved, one profile file per contender and round.
 const contenders = which.split(',').map((name) => {

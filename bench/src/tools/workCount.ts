@@ -34,7 +34,7 @@ const testing = (await import(at('core/testing/index.js'))) as Testing;
 const react = (await import(at('react-agent/index.js'))) as React;
 const toolkit = new core.Toolkit(
   BENCH_TOOLS.map((t) =>
-    core.tool({ name: t.name, description: t.name, parameters: t.args, execute: t.run }),
+    core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
   ),
 );
 const run = async () => {

@@ -3,6 +3,7 @@ export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeG
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
 export type { FinalAnswerDecision, GenerateReason } from './loop/step.js';
+export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
 export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';

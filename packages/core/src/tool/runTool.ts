@@ -1,4 +1,5 @@
 import { from, isObservable, Observable, type ObservableInput, of, Subscription } from 'rxjs';
+import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { Tool, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
 import type { ToolEvent } from './toolkit.js';
@@ -16,13 +17,14 @@ export interface ToolRun {
  * Runs a tool once. Cold. Emits a `chunk` for every value of an Observable-returning tool
  * but the last, then exactly one `result`, then completes; never errors: a throw, rejection,
  * Observable error, bad return value, timeout or abort of `context.signal` becomes an error
- * result. The tool gets its own signal, aborted on interrupt, timeout and unsubscribe; every
- * listener and timer is removed when the run ends.
+ * result. The tool gets its own signal, aborted on interrupt, timeout and unsubscribe (created
+ * only if the tool reads `context.signal`); every listener and timer is removed when the run
+ * ends.
  */
 export function runTool(run: ToolRun): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => {
     const { tool, context } = run;
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     const inner = new Subscription();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
@@ -76,7 +78,12 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
 
     let hasLast = false;
     let last: ToolOutput = '';
-    const source = invoke(tool, run.args, { ...context, signal: controller.signal });
+    const source = invoke(tool, run.args, {
+      ...context,
+      get signal() {
+        return controller.signal;
+      },
+    });
     inner.add(
       source.subscribe({
         next: (value) => {

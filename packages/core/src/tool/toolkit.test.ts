@@ -66,6 +66,7 @@ async function resultOf(toolkit: Toolkit, request: ToolCallRequest) {
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('Toolkit registry', () => {
@@ -381,6 +382,39 @@ describe('Toolkit.execute', () => {
     expect(teardown).toHaveBeenCalledOnce();
     expect(tracked.listeners()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('gives a tool that reads its signal only after a timeout the aborted signal and reason', async () => {
+    vi.useFakeTimers();
+    let lateSignal: AbortSignal | undefined;
+    const lateReader = make('late', async (_, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      lateSignal = ctx.signal;
+      return 'too late';
+    });
+    const done = run(new Toolkit([lateReader], { timeoutMs: 50 }), call('late'));
+    await vi.advanceTimersByTimeAsync(50);
+    expect((await done)[0]).toMatchObject({ result: { isError: true } });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(lateSignal?.aborted).toBe(true);
+    expect(lateSignal?.reason).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('creates no AbortSignal for a tool that never reads its signal', async () => {
+    const { context } = trackedContext();
+    let created = 0;
+    vi.stubGlobal(
+      'AbortController',
+      class extends AbortController {
+        constructor() {
+          super();
+          created++;
+        }
+      },
+    );
+    const [event] = await run(new Toolkit([echo]), call('echo', { text: 'a' }), context);
+    expect(event).toMatchObject({ result: { output: 'a' } });
+    expect(created).toBe(0);
   });
 
   it.each<[string, () => ToolReturn]>([

@@ -1,0 +1,258 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeFetch } from './nodeFetch.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+interface TestServer {
+  readonly url: string;
+  /** Connections opened so far. */
+  readonly connections: () => number;
+  /** Resolves when the client's request `n` (1-based) has closed its connection. */
+  readonly closed: Promise<void>;
+}
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handler: Handler, server: Server = createServer()): Promise<TestServer> {
+  let connections = 0;
+  let onClose: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    onClose = resolve;
+  });
+  server.on('connection', (socket) => {
+    connections++;
+    socket.on('close', onClose);
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => handler(req, res, Buffer.concat(parts).toString('utf8')));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const scheme = 'cert' in server ? 'https' : 'http';
+  return { url: `${scheme}://127.0.0.1:${port}`, connections: () => connections, closed };
+}
+
+async function readAll(response: Response): Promise<string[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return parts;
+    parts.push(decoder.decode(value));
+  }
+}
+
+describe('createNodeFetch', () => {
+  it('sends method, headers and body, and answers status, headers and body like fetch', async () => {
+    let seen: { method?: string | undefined; headers?: IncomingMessage['headers']; body?: string } =
+      {};
+    const server = await serve((req, res, body) => {
+      seen = { method: req.method, headers: req.headers, body };
+      res.writeHead(201, 'Made', [
+        ['content-type', 'application/json'],
+        ['x-twice', 'a'],
+        ['x-twice', 'b'],
+      ]);
+      res.end('{"ok":true}');
+    });
+    const response = await createNodeFetch()(`${server.url}/v1/chat`, {
+      method: 'POST',
+      headers: new Headers({ Authorization: 'Bearer k', 'Content-Type': 'application/json' }),
+      body: '{"model":"m","text":"é"}',
+    });
+    expect(seen.method).toBe('POST');
+    expect(seen.headers).toMatchObject({
+      authorization: 'Bearer k',
+      'content-type': 'application/json',
+      'content-length': '25',
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(seen.body).toBe('{"model":"m","text":"é"}');
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe('Made');
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('x-twice')).toBe('a, b');
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('takes headers as a plain object or as pairs', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const server = await serve((req, res) => {
+      seen.push(req.headers);
+      res.end();
+    });
+    const fetch = createNodeFetch();
+    await (await fetch(server.url, { headers: { 'X-One': '1' } })).text();
+    await (await fetch(new URL(server.url), { headers: [['X-Two', '2']] })).text();
+    expect(seen[0]).toMatchObject({ 'x-one': '1' });
+    expect(seen[1]).toMatchObject({ 'x-two': '2' });
+  });
+
+  it('streams the body as it arrives', async () => {
+    let sendRest: () => void = () => {};
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+      sendRest = () => res.end('data: 2\n\n');
+    });
+    const response = await createNodeFetch()(server.url);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: 1\n\n');
+    sendRest();
+    const second = await reader.read();
+    expect(new TextDecoder().decode(second.value)).toBe('data: 2\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ])('decompresses a %s body', async (coding, compress) => {
+    const text = 'data: compressed\n\n'.repeat(50);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': coding });
+      res.end(compress(Buffer.from(text)));
+    });
+    const response = await createNodeFetch()(server.url);
+    expect((await readAll(response)).join('')).toBe(text);
+  });
+
+  it('gives a 204 a null body', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const response = await createNodeFetch()(server.url, { method: 'DELETE' });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it('keeps the connection open between requests', async () => {
+    const server = await serve((_req, res, body) => res.end(body));
+    const fetch = createNodeFetch();
+    for (const body of ['one', 'two', 'three']) {
+      expect(await (await fetch(server.url, { method: 'POST', body })).text()).toBe(body);
+    }
+    expect(server.connections()).toBe(1);
+  });
+
+  it('rejects with an AbortError and closes the connection when aborted before the headers', async () => {
+    const server = await serve(() => {});
+    const controller = new AbortController();
+    const pending = createNodeFetch()(server.url, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await server.closed;
+  });
+
+  it("rejects with the signal's own reason, as fetch does", async () => {
+    const server = await serve(() => {});
+    const controller = new AbortController();
+    const pending = createNodeFetch()(server.url, { signal: controller.signal });
+    const reason = new Error('user left');
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('rejects at once with an AbortError when the signal is already aborted', async () => {
+    const server = await serve((_req, res) => res.end('never asked'));
+    const pending = createNodeFetch()(server.url, { signal: AbortSignal.abort() });
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('errors the body with an AbortError and closes the connection when aborted mid-stream', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('data: 1\n\n');
+    });
+    const controller = new AbortController();
+    const response = await createNodeFetch()(server.url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+    await server.closed;
+  });
+
+  it('closes the connection when the reader cancels the body', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('data: 1\n\n');
+    });
+    const response = await createNodeFetch()(server.url);
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await server.closed;
+  });
+
+  it('errors the body when the server cuts the connection mid-stream', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('data: 1\n\n', () => res.socket?.destroy());
+    });
+    const response = await createNodeFetch()(server.url);
+    await expect(readAll(response)).rejects.toThrow();
+  });
+
+  it("fails like fetch, TypeError('fetch failed') with the socket error as cause, when nothing listens", async () => {
+    const server = await serve(() => {});
+    const url = server.url;
+    servers.pop()?.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(createNodeFetch()(url)).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED' },
+    });
+  });
+
+  it('hands redirects to the global fetch, which follows them', async () => {
+    const server = await serve((req, res, body) => {
+      if (req.url === '/old') {
+        res.writeHead(307, { location: '/new' });
+        res.end();
+      } else res.end(`${req.url} got ${body}`);
+    });
+    const response = await createNodeFetch()(`${server.url}/old`, { method: 'POST', body: 'x' });
+    expect(await response.text()).toBe('/new got x');
+  });
+
+  it('hands a Request object to the global fetch', async () => {
+    const server = await serve((req, res) => res.end(req.headers['x-from'] ?? ''));
+    const request = new Request(server.url, { headers: { 'x-from': 'request' } });
+    expect(await (await createNodeFetch()(request)).text()).toBe('request');
+  });
+
+  it('speaks https, trusting the CA it is given', async () => {
+    const fixtures = new URL('../../test/fixtures/', import.meta.url);
+    const cert = readFileSync(new URL('localhost-cert.pem', fixtures));
+    const key = readFileSync(new URL('localhost-key.pem', fixtures));
+    const server = await serve(
+      (_req, res) => res.end('over tls'),
+      createHttpsServer({ cert, key }) as unknown as Server,
+    );
+    expect(server.url).toMatch(/^https:/);
+    await expect(createNodeFetch()(server.url)).rejects.toMatchObject({ message: 'fetch failed' });
+    const trusting = createNodeFetch({ tls: { ca: cert } });
+    expect(await (await trusting(server.url)).text()).toBe('over tls');
+  });
+});

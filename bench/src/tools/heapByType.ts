@@ -5,6 +5,7 @@
  * Usage: `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapByType.ts rxagent 300`
  */
 import { Session } from 'node:inspector/promises';
+import { createNodeFetch } from '@rxagent/react-agent';
 import { BenchModel } from '../contenders/benchModel.js';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
@@ -66,6 +67,8 @@ const model = new BenchModel();
 const makers: Record<string, () => Contender> = {
   rxagent: () => rxagentHttp(server.baseURL),
   sdk: () => sdkLoop(server.baseURL),
+  'sdk-node': () =>
+    sdkLoop(server.baseURL, 'openai SDK loop on createNodeFetch', createNodeFetch()),
   fetch: () => fetchLoop(server.baseURL),
   'rxagent-local': () => rxagentInProcess(() => model),
   'hand-local': () => handLoopInProcess(() => model),

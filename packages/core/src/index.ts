@@ -42,6 +42,7 @@ export type {
   Stoppable,
 } from './hooks/hookEvent.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
+export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
 export type { Memory } from './memory/memory.js';

@@ -74,7 +74,8 @@ export abstract class AgentBase {
   readonly description: string;
 
   readonly #hooks = new HookRegistry();
-  readonly #subscribers = new Map<string, readonly AgentBase[]>();
+  /** Hub subscribers by hub id; created on the first hub (most agents never join one). */
+  #subscribers: Map<string, readonly AgentBase[]> | undefined;
   readonly #state: StateRegistry;
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
@@ -163,6 +164,7 @@ export abstract class AgentBase {
 
   /** Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. */
   resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
+    this.#subscribers ??= new Map();
     this.#subscribers.set(
       hubId,
       agents.filter((agent) => agent !== this),
@@ -171,7 +173,7 @@ export abstract class AgentBase {
 
   /** Stops broadcasting this agent's replies to hub `hubId`. */
   removeSubscribers(hubId: string): void {
-    this.#subscribers.delete(hubId);
+    this.#subscribers?.delete(hubId);
   }
 
   /** Whether a call is in flight. */
@@ -369,9 +371,10 @@ export abstract class AgentBase {
 
   /** Has every hub subscriber observe `reply`, then emits it. */
   #broadcast(reply: Msg): Observable<Msg> {
+    // Most calls have no subscriber: of(reply) is one subscription, EMPTY.pipe(endWith()) five.
+    if (this.#subscribers === undefined) return of(reply);
     const targets = new Set<AgentBase>();
     for (const agents of this.#subscribers.values()) for (const agent of agents) targets.add(agent);
-    // Most calls have no subscriber: of(reply) is one subscription, EMPTY.pipe(endWith()) five.
     if (targets.size === 0) return of(reply);
     return from(targets).pipe(
       concatMap((agent) => agent.observe(reply)),

@@ -11,7 +11,7 @@ export function flatString(text: string): string {
   return text;
 }
 
-/** A fresh random UUID, stored as one flat string (see `flatString`). */
+/** A fresh random UUID, stored as one flat string (see `flatString`): the ids Msgs get. */
 export function newId(): string {
   return flatString(randomUUID());
 }

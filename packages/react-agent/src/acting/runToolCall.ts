@@ -90,7 +90,8 @@ class ToolCallRun {
     dedupe: boolean,
   ) {
     const tool = state.toolkit.get(call.name);
-    this.#key = `${call.name}\u0000${stableStringify(call.input)}`;
+    // One flat string (see stableStringify): keys live as long as the agent call.
+    this.#key = stableStringify(call.input, `${call.name}\u0000`);
     this.#dedupe = dedupe && typeof raw !== 'string' && tool !== undefined && tool.dedupe !== false;
   }
 

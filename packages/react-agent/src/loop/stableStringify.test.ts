@@ -8,6 +8,12 @@ describe('stableStringify', () => {
     );
   });
 
+  it('writes the prefix first and stays valid JSON after it', () => {
+    const key = stableStringify({ b: [1, 'x'], a: true }, 'tool\u0000');
+    expect(key).toBe('tool\u0000{"a":true,"b":[1,"x"]}');
+    expect(JSON.parse(key.slice('tool\u0000'.length))).toEqual({ a: true, b: [1, 'x'] });
+  });
+
   it('tells different values apart', () => {
     expect(stableStringify({ a: '1' })).not.toBe(stableStringify({ a: 1 }));
     expect(stableStringify([1, 2])).not.toBe(stableStringify([2, 1]));

@@ -11,6 +11,7 @@ import {
   userMsg,
 } from '@rxagent/core';
 import { type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
+import OpenAI from 'openai';
 import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from './openAIChatModel.js';
@@ -340,6 +341,40 @@ describe('OpenAIChatModel.stream', () => {
     expect((error as ModelError).message).toContain('100 ms');
     await server.requests[0]!.done;
     expect(server.requests[0]!.aborted).toBe(true);
+  });
+
+  it('bounds the wait for headers with timeoutMs, even on a client built with a longer timeout', async () => {
+    await start({ text: 'slow', delayMs: 60_000 });
+    const client = new OpenAI({
+      apiKey: 'k',
+      baseURL: server.baseURL,
+      maxRetries: 0,
+      timeout: 600_000,
+    });
+    const chat = model({ client, timeoutMs: 100, maxRetries: 0 });
+    const started = performance.now();
+    const { error } = await failure(chat.stream(request()));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).retryable).toBe(true);
+    expect((error as ModelError).message).toContain('100 ms');
+  });
+
+  it('leaves no timer behind after a streamed reply or an unsubscribe', async () => {
+    await start('one two three', { text: 'slow', delayMs: 60_000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await collect(model().stream(request()));
+      expect(vi.getTimerCount()).toBe(0);
+      const subscription = model().stream(request()).subscribe();
+      await vi.waitFor(() => expect(server.requests).toHaveLength(2), { interval: 5 });
+      subscription.unsubscribe();
+      await server.requests[1]!.done;
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0), { interval: 5 });
+      expect(server.requests[1]!.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('retries a request that timed out before its first chunk', async () => {

@@ -125,10 +125,12 @@ export class OpenAIChatModel implements ChatModel {
       outer?.addEventListener('abort', onOuterAbort, { once: true });
       let timedOut = false;
       let settled = false;
-      // The SDK's own timeout stops at the response headers; this one also guards the body.
-      // A chunk only records the time (a timer per chunk costs more than the chunk itself);
-      // the watchdog re-arms itself for the time left when it fires early.
-      let lastActivity = performance.now();
+      // Until the response headers, the SDK's own timeout (set per request) bounds the wait;
+      // from then on this watchdog bounds the body: the gap between two chunks, or the whole
+      // JSON reply without streaming. A chunk only records the time (a timer per chunk costs
+      // more than the chunk itself); the watchdog re-arms itself for the time left.
+      let lastActivity = 0;
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
       const onChunk = () => {
         lastActivity = performance.now();
       };
@@ -141,8 +143,13 @@ export class OpenAIChatModel implements ChatModel {
         timedOut = true;
         controller.abort();
       };
-      let watchdog = setTimeout(check, this.#timeoutMs);
-      this.#send(params, controller.signal, subscriber, onChunk).then(
+      const armWatchdog = () => {
+        if (controller.signal.aborted) return; // unsubscribed while the headers arrived
+        lastActivity = performance.now();
+        watchdog = setTimeout(check, this.#timeoutMs);
+      };
+      if (params.stream !== true) armWatchdog();
+      this.#send(params, controller.signal, subscriber, onChunk, armWatchdog).then(
         () => {
           settled = true;
           // The v6 stream iterator ends quietly when aborted: a cut stream is not a complete one.
@@ -170,16 +177,19 @@ export class OpenAIChatModel implements ChatModel {
     signal: AbortSignal,
     subscriber: Subscriber<ChatChunk>,
     onChunk: () => void,
+    onHeaders: () => void,
   ) {
+    const options = { signal, timeout: this.#timeoutMs };
     if (params.stream === true) {
-      const stream = await this.#client.chat.completions.create(params, { signal });
+      const stream = await this.#client.chat.completions.create(params, options);
+      onHeaders();
       for await (const chunk of stream) {
         onChunk();
         const mapped = fromChatChunk(chunk);
         if (mapped) subscriber.next(mapped);
       }
     } else {
-      const completion = await this.#client.chat.completions.create(params, { signal });
+      const completion = await this.#client.chat.completions.create(params, options);
       subscriber.next(fromChatCompletion(completion));
     }
   }

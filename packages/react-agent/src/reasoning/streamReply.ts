@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type ChatChunk,
   type ChatModel,
@@ -6,6 +5,7 @@ import {
   ChatResponseAccumulator,
   createMsg,
   type Msg,
+  newId,
 } from '@rxagent/core';
 import { concatMap, EMPTY, from, Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -49,8 +49,8 @@ function receiveReply(
   subscriber: Subscriber<Msg>,
 ): TeardownLogic {
   const accumulator = new ChatResponseAccumulator();
-  // createMsg flattens the id of the Msg it builds from it (partial or complete reply).
-  const draftId = randomUUID();
+  // Flat (see newId): the step holds it for as long as the model streams.
+  const draftId = newId();
   const signal = state.context.signal;
   let settled = false;
   const keepPartial = (): void => {

@@ -1,14 +1,10 @@
 import {
-  catchError,
-  concat,
   concatMap,
   defer,
   EMPTY,
   endWith,
-  finalize,
   from,
   ignoreElements,
-  map,
   Observable,
   of,
   tap,
@@ -38,6 +34,7 @@ import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
+import { CallPhases } from './callPhases.js';
 
 /** Options every agent accepts. */
 export interface AgentBaseOptions {
@@ -285,80 +282,108 @@ export abstract class AgentBase {
       const call = new ActiveCall(options, this.defaultSystemPrompt(), sink);
       this.#active = call;
       this.#interrupt = undefined;
-      let settled = false;
-      // Subscribed with its own observer (not `subscriber`), so the teardown below runs before
-      // the pipeline's and a cancelled doCall's own teardown already sees the aborted signal.
-      const subscription = this.#pipeline(call, msgs)
-        .pipe(finalize(() => this.#release(call)))
-        .subscribe({
-          next: (reply) => subscriber.next(reply),
-          error: (error: unknown) => {
-            settled = true;
-            subscriber.error(error);
-          },
-          complete: () => {
-            settled = true;
-            subscriber.complete();
-          },
-        });
+      const phases = new CallPhases<Msg>(subscriber);
+      this.#start(call, msgs, phases);
       return () => {
-        if (!settled)
+        // Cancel first, so a cancelled doCall's own teardown already sees the aborted signal.
+        if (!phases.settled)
           call.cancel(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
-        subscription.unsubscribe();
+        phases.unsubscribe();
+        this.#release(call);
       };
     });
   }
 
-  #pipeline(call: ActiveCall, msgs: Msg[]): Observable<Msg> {
-    let input = msgs;
-    return this.notify<PreCallEvent>({
-      type: 'preCall',
-      agent: this,
-      input,
-      systemPrompt: call.systemPrompt,
-    }).pipe(
-      concatMap((event) => {
-        input = event.input;
+  /** preCall hooks, then doCall: its reply goes to `#deliver`, its error to `#recover`. */
+  #start(call: ActiveCall, input: Msg[], phases: CallPhases<Msg>): void {
+    let msgs = input;
+    const recover = (error: unknown): void => this.#recover(error, call, msgs, phases);
+    this.#afterHooks<PreCallEvent>(
+      { type: 'preCall', agent: this, input: msgs, systemPrompt: call.systemPrompt },
+      phases,
+      (event) => {
+        msgs = event.input;
         call.systemPrompt = event.systemPrompt;
-        return lastReply(
-          () => this.doCall(input, call.context),
-          () => new NoReplyError(this.name),
+        phases.after(
+          lastReply(
+            () => this.doCall(msgs, call.context),
+            () => new NoReplyError(this.name),
+          ),
+          (reply) => this.#deliver(reply, call, phases),
+          recover,
         );
-      }),
-      catchError((error: unknown) => this.#recoverInterrupt(error, call, input)),
-      // The steps after the reply are built once it arrives: a call waiting on its model
-      // (or parked) holds two operators here instead of six.
-      concatMap((reply) => this.#deliver(reply, call)),
-      catchError((error: unknown) => this.#fail(error, call)),
+      },
+      recover,
     );
   }
 
-  /** postCall hooks, broadcast and release for `reply`; nothing when the call was cancelled. */
-  #deliver(reply: Msg, call: ActiveCall): Observable<Msg> {
+  /** postCall hooks, broadcast, release, reply; nothing when the call was cancelled. */
+  #deliver(reply: Msg, call: ActiveCall, phases: CallPhases<Msg>): void {
+    const fail = (error: unknown): void => this.#fail(error, call, phases);
     // A doCall that reacts to a cancellation by replying must not reach hooks or subscribers.
-    if (call.cancelled) return EMPTY;
-    return this.notify<PostCallEvent>({
-      type: 'postCall',
-      agent: this,
-      reply: this.#withCallMetadata(reply, call),
-    }).pipe(
-      concatMap((event) => this.#broadcast(event.reply)),
-      tap(() => this.#release(call)),
+    if (call.cancelled) {
+      phases.end();
+      return;
+    }
+    phases.run(
+      (final: Msg) =>
+        this.#afterHooks<PostCallEvent>(
+          { type: 'postCall', agent: this, reply: this.#withCallMetadata(final, call) },
+          phases,
+          (event) =>
+            phases.after(
+              this.#broadcast(event.reply),
+              (delivered) => {
+                this.#release(call);
+                phases.finish(delivered);
+              },
+              fail,
+            ),
+          fail,
+        ),
+      reply,
+      fail,
     );
   }
 
-  #recoverInterrupt(error: unknown, call: ActiveCall, msgs: Msg[]): Observable<Msg> {
-    if (call.cancelled) return EMPTY;
+  /** An interrupt becomes `handleInterrupt`'s reply (marked); any other error fails the call. */
+  #recover(error: unknown, call: ActiveCall, msgs: Msg[], phases: CallPhases<Msg>): void {
+    if (call.cancelled) {
+      phases.end();
+      return;
+    }
+    const fail = (cause: unknown): void => this.#fail(cause, call, phases);
     const interrupted =
       error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
-    if (!interrupted) return throwError(() => error);
+    if (!interrupted) {
+      fail(error);
+      return;
+    }
     const context = this.#interrupt ?? { source: 'system' as const };
-    return lastReply(
-      () => this.handleInterrupt(context, msgs),
-      () => new NoReplyError(this.name),
-    ).pipe(
-      map((reply) => withMetadata(reply, { interrupted: true, generateReason: 'interrupted' })),
+    phases.after(
+      lastReply(
+        () => this.handleInterrupt(context, msgs),
+        () => new NoReplyError(this.name),
+      ),
+      (reply) =>
+        this.#deliver(
+          withMetadata(reply, { interrupted: true, generateReason: 'interrupted' }),
+          call,
+          phases,
+        ),
+      fail,
     );
+  }
+
+  /** The hooks on `event`, then `then` with the event as they left it; at once when nothing listens. */
+  #afterHooks<E extends HookEvent>(
+    event: E,
+    phases: CallPhases<Msg>,
+    then: (event: E) => void,
+    onError: (error: unknown) => void,
+  ): void {
+    if (this.hasEventListeners) phases.after(this.notify(event), then, onError);
+    else phases.run(then, event, onError);
   }
 
   #withCallMetadata(reply: Msg, call: ActiveCall): Msg {
@@ -383,17 +408,15 @@ export abstract class AgentBase {
     );
   }
 
-  #fail(error: unknown, call: ActiveCall): Observable<never> {
+  /** Runs the error hooks (each isolated), then releases the call and errors with `error` itself. */
+  #fail(error: unknown, call: ActiveCall, phases: CallPhases<Msg>): void {
     const event: ErrorEvent = { type: 'error', agent: this, error };
-    const sink = call.sink;
-    return concat(
-      runErrorHooks(this.#hooks.merged(systemHooks), event),
-      defer(() => {
-        sink?.(snapshotOf(event));
-        this.#release(call);
-        return throwError(() => error);
-      }),
-    );
+    const end = (): void => {
+      call.sink?.(snapshotOf(event));
+      this.#release(call);
+      phases.fail(error);
+    };
+    phases.after(runErrorHooks(this.#hooks.merged(systemHooks), event), end, end, end);
   }
 
   #release(call: ActiveCall): void {

@@ -3,6 +3,12 @@ export interface BenchConfig {
   readonly quick: boolean;
   /** Interleaved rounds per comparison. */
   readonly rounds: number;
+  /**
+   * Discarded rounds before the HTTP suites measure: every contender first runs the same
+   * number of conversations, so each is measured in its steady state (JIT-compiled), as a
+   * long-running server runs it, not while V8 is still optimising its code.
+   */
+  readonly httpWarmupRounds: number;
   /** Conversations per sample in the sequential HTTP suite. */
   readonly httpRuns: number;
   /** Conversations in flight at once in the concurrent HTTP suite. */
@@ -28,6 +34,7 @@ export interface BenchConfig {
 const FULL: BenchConfig = {
   quick: false,
   rounds: 9,
+  httpWarmupRounds: 10,
   httpRuns: 40,
   concurrency: 16,
   concurrentRuns: 128,
@@ -43,6 +50,7 @@ const FULL: BenchConfig = {
 const QUICK: BenchConfig = {
   quick: true,
   rounds: 3,
+  httpWarmupRounds: 3,
   httpRuns: 10,
   concurrency: 8,
   concurrentRuns: 32,

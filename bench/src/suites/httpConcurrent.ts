@@ -33,7 +33,8 @@ export async function httpConcurrent(
       },
     })),
     config.rounds,
-    1,
+    // As many warm-up conversations per contender as the sequential suite runs.
+    Math.ceil((config.httpWarmupRounds * config.httpRuns) / config.concurrentRuns),
   );
   await server.assertNoRejections();
   const get = (label: string) => samples.get(label);

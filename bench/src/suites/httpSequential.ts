@@ -40,7 +40,7 @@ export async function httpSequential(
       sample: () => timeConversations(contender, config.httpRuns),
     })),
     config.rounds,
-    2,
+    config.httpWarmupRounds,
   );
   await server.assertNoRejections();
   const get = (label: string) => samples.get(label, 'wall');
@@ -50,7 +50,7 @@ export async function httpSequential(
   const sdkRatio = pairRatios(rx, sdk);
   return {
     id: 'httpSequential',
-    title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.rounds} rounds`,
+    title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.rounds} rounds after ${config.httpWarmupRounds} warm-up rounds`,
     rows: [
       ...contenders.map((c) => row(`${c.label}: wall per model call`, 'µs', get(c.label))),
       ...contenders.map((c) => row(`${c.label}: client CPU per model call`, 'µs', cpu(c.label))),

@@ -28,9 +28,10 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
     const inner = new Subscription();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
+    let listening = false;
 
     const release = (): void => {
-      context.signal.removeEventListener('abort', onAbort);
+      if (listening) context.signal.removeEventListener('abort', onAbort);
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       inner.unsubscribe();
@@ -60,22 +61,6 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
       onAbort();
       return undefined;
     }
-    context.signal.addEventListener('abort', onAbort, { once: true });
-    if (run.timeoutMs !== undefined) {
-      const ms = run.timeoutMs;
-      timer = setTimeout(() => {
-        const reason = new DOMException(
-          `Tool "${tool.name}" timed out after ${ms} ms.`,
-          'TimeoutError',
-        );
-        settle(
-          `Tool "${tool.name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
-          true,
-          { reason },
-        );
-      }, ms);
-    }
-
     let hasLast = false;
     let last: ToolOutput = '';
     const source = invoke(tool, run.args, {
@@ -102,6 +87,29 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
           hasLast ? settle(last, false) : fail('completed without producing a result.'),
       }),
     );
+    // A tool that answered while subscribed (a synchronous one) needs no listener or timer:
+    // adding and removing an abort listener costs more than many tools themselves.
+    if (settled) return undefined;
+    if (context.signal.aborted) {
+      onAbort();
+      return undefined;
+    }
+    listening = true;
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    if (run.timeoutMs !== undefined) {
+      const ms = run.timeoutMs;
+      timer = setTimeout(() => {
+        const reason = new DOMException(
+          `Tool "${tool.name}" timed out after ${ms} ms.`,
+          'TimeoutError',
+        );
+        settle(
+          `Tool "${tool.name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
+          true,
+          { reason },
+        );
+      }, ms);
+    }
 
     return () => {
       if (settled) return;

@@ -400,6 +400,34 @@ describe('Toolkit.execute', () => {
     expect(lateSignal?.reason).toMatchObject({ name: 'TimeoutError' });
   });
 
+  it('adds no abort listener or timer for a tool that answers synchronously', async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const added = vi.spyOn(controller.signal, 'addEventListener');
+    const context: ToolExecutionContext = { signal: controller.signal, toolCallId: 'c1' };
+    const toolkit = new Toolkit([echo], { timeoutMs: 1000 });
+    const [event] = await run(toolkit, call('echo', { text: 'a' }), context);
+    expect(event).toMatchObject({ result: { output: 'a' } });
+    expect(added).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps the result of a synchronous tool that finished although the call signal aborted as it ran', async () => {
+    const controller = new AbortController();
+    const aborting = make('t', () => {
+      controller.abort();
+      return 'done anyway';
+    });
+    const context: ToolExecutionContext = { signal: controller.signal, toolCallId: 'c1' };
+    const [event] = await run(new Toolkit([aborting]), call('t'), context);
+    expect(event?.type === 'result' && event.result).toEqual({
+      type: 'tool_result',
+      id: 'c1',
+      name: 't',
+      output: 'done anyway',
+    });
+  });
+
   it('creates no AbortSignal for a tool that never reads its signal', async () => {
     const { context } = trackedContext();
     let created = 0;

@@ -10,12 +10,10 @@ import type { CallContext, CallOptions } from './callContext.js';
  * `stream()` sink.
  */
 export class ActiveCall {
-  readonly context: CallContext;
-  systemPrompt: string;
+  readonly context: ActiveCallContext;
   readonly #controller = new AbortController();
   readonly #external: AbortSignal | undefined;
   readonly #onExternalAbort = (): void => this.abort(this.#external?.reason);
-  #usage: Usage | undefined;
   #cancelled = false;
 
   constructor(
@@ -23,25 +21,19 @@ export class ActiveCall {
     systemPrompt: string,
     readonly sink: ((event: AgentEvent) => void) | undefined,
   ) {
-    this.systemPrompt = systemPrompt;
     this.#external = options.signal;
     if (this.#external?.aborted) this.abort(this.#external.reason);
     else this.#external?.addEventListener('abort', this.#onExternalAbort, { once: true });
-    const call = this;
-    this.context = {
-      callId: newId(),
-      signal: this.#controller.signal,
-      options,
-      get systemPrompt() {
-        return call.systemPrompt;
-      },
-      addUsage(usage) {
-        call.#usage = addUsage(call.#usage, usage);
-      },
-      get usage() {
-        return call.#usage;
-      },
-    };
+    this.context = new ActiveCallContext(this.#controller.signal, options, systemPrompt);
+  }
+
+  /** The call's system prompt (preCall hooks may replace it). */
+  get systemPrompt(): string {
+    return this.context.systemPrompt;
+  }
+
+  set systemPrompt(prompt: string) {
+    this.context.systemPrompt = prompt;
   }
 
   /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
@@ -63,5 +55,32 @@ export class ActiveCall {
   /** Detaches from the caller's signal. */
   dispose(): void {
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
+  }
+}
+
+/**
+ * The `CallContext` handed to `doCall`: a small class rather than an object literal with
+ * getters, which V8 keeps in dictionary mode with a closure per accessor for every call.
+ */
+class ActiveCallContext implements CallContext {
+  readonly callId = newId();
+  systemPrompt: string;
+  #usage: Usage | undefined;
+
+  constructor(
+    readonly signal: AbortSignal,
+    readonly options: CallOptions,
+    systemPrompt: string,
+  ) {
+    this.systemPrompt = systemPrompt;
+  }
+
+  /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */
+  readonly addUsage = (usage: Usage | undefined): void => {
+    this.#usage = addUsage(this.#usage, usage);
+  };
+
+  get usage(): Usage | undefined {
+    return this.#usage;
   }
 }

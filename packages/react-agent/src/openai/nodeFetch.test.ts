@@ -104,6 +104,32 @@ describe('createNodeFetch', () => {
     expect(seen[1]).toMatchObject({ 'x-two': '2' });
   });
 
+  it('sends the host and the path with its query, and its own content-length', async () => {
+    let seen: { url?: string | undefined; headers?: IncomingMessage['headers'] } = {};
+    const server = await serve((req, res) => {
+      seen = { url: req.url, headers: req.headers };
+      res.end();
+    });
+    await (
+      await createNodeFetch()(`${server.url}/v1/x?api-version=2&b=%20`, {
+        method: 'POST',
+        headers: { 'Content-Length': '999' },
+        body: 'four',
+      })
+    ).text();
+    expect(seen.url).toBe('/v1/x?api-version=2&b=%20');
+    expect(seen.headers).toMatchObject({
+      host: server.url.slice('http://'.length),
+      'content-length': '4',
+    });
+  });
+
+  it('leaves a URL with credentials to the global fetch, which refuses it', async () => {
+    const server = await serve((_req, res) => res.end());
+    const withCredentials = server.url.replace('http://', 'http://user:secret@');
+    await expect(createNodeFetch()(withCredentials)).rejects.toThrow(TypeError);
+  });
+
   it('streams the body as it arrives', async () => {
     let sendRest: () => void = () => {};
     const server = await serve((_req, res) => {

@@ -33,12 +33,13 @@ const NULL_BODY = new Set([204, 205, 304]);
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const http = new HttpAgent({ keepAlive: true });
   const https = new HttpsAgent({ keepAlive: true, ...options.tls });
+  const targets = new TargetCache();
   return (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : '';
-    const secure = url.startsWith('https:');
+    const target =
+      typeof input === 'string' || input instanceof URL ? targets.get(String(input)) : undefined;
     const body = init?.body;
     const handled =
-      (secure || url.startsWith('http:')) &&
+      target !== undefined &&
       (init?.redirect === undefined || init.redirect === 'follow') &&
       (body === undefined ||
         body === null ||
@@ -46,17 +47,16 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
         body instanceof Uint8Array);
     if (!handled) return globalThis.fetch(input, init);
     return new Promise<Response>((resolve, reject) => {
-      const headers = plainHeaders(init?.headers);
-      headers['accept-encoding'] ??= 'gzip, deflate, br';
-      if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
-      else if (body) headers['content-length'] = String(body.byteLength);
-      const send = secure ? httpsRequest : httpRequest;
+      const send = target.secure ? httpsRequest : httpRequest;
       const req = send(
-        url,
         {
+          protocol: target.secure ? 'https:' : 'http:',
+          hostname: target.hostname,
+          port: target.port,
+          path: target.path,
           method: init?.method ?? 'GET',
-          headers,
-          agent: secure ? https : http,
+          headers: rawHeaders(init?.headers, target.host, body),
+          agent: target.secure ? https : http,
           ...(init?.signal && { signal: init.signal }),
         },
         (res) => {
@@ -97,18 +97,78 @@ function flattenHeaderBlock(req: object): void {
   if (typeof header === 'string') header.charCodeAt(0);
 }
 
-/** Request headers as the plain object `node:http` takes (names lower-cased, as in `Headers`). */
-function plainHeaders(init: RequestInit['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (init instanceof Headers) {
-    init.forEach((value, name) => {
-      out[name] = value;
-    });
-  } else if (Array.isArray(init)) {
-    for (const [name, value] of init) if (name !== undefined) out[name.toLowerCase()] = value ?? '';
-  } else if (init) {
-    for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = String(value);
+/** Where a request goes, parsed once per URL. */
+interface Target {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: string;
+  readonly path: string;
+  /** The `host` header. */
+  readonly host: string;
+}
+
+/**
+ * Parsed request URLs (an SDK client asks for the same few URLs again and again); `undefined`
+ * for a URL this transport leaves to the global `fetch` (not http(s), or with credentials).
+ */
+class TargetCache {
+  readonly #targets = new Map<string, Target | undefined>();
+
+  get(url: string): Target | undefined {
+    if (this.#targets.has(url)) return this.#targets.get(url);
+    const target = parseTarget(url);
+    if (this.#targets.size >= 64) this.#targets.clear();
+    this.#targets.set(url, target);
+    return target;
   }
+}
+
+function parseTarget(url: string): Target | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const secure = parsed.protocol === 'https:';
+  if ((!secure && parsed.protocol !== 'http:') || parsed.username || parsed.password) {
+    return undefined;
+  }
+  return {
+    secure,
+    // node:http takes an IPv6 host without its brackets.
+    hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port,
+    path: `${parsed.pathname}${parsed.search}`,
+    host: parsed.host,
+  };
+}
+
+/**
+ * The request headers as a flat `[name, value, ...]` list (names lower-cased, as `Headers`
+ * has them), which `node:http` writes as given instead of copying them into its own header
+ * map one `setHeader` at a time. `host` and `content-length` are this transport's, as with
+ * `fetch`; `accept-encoding` defaults to what it can decode.
+ */
+function rawHeaders(
+  init: RequestInit['headers'],
+  host: string,
+  body: string | Uint8Array | null | undefined,
+): string[] {
+  const out = ['host', host];
+  let acceptEncoding = false;
+  const add = (value: string, name: string): void => {
+    const key = name.toLowerCase();
+    if (key === '' || key === 'host' || key === 'content-length') return;
+    if (key === 'accept-encoding') acceptEncoding = true;
+    out.push(key, value);
+  };
+  if (init instanceof Headers) init.forEach(add);
+  else if (Array.isArray(init)) for (const [name, value] of init) add(value ?? '', name ?? '');
+  else if (init) for (const [name, value] of Object.entries(init)) add(String(value), name);
+  if (!acceptEncoding) out.push('accept-encoding', 'gzip, deflate, br');
+  if (typeof body === 'string') out.push('content-length', String(Buffer.byteLength(body)));
+  else if (body) out.push('content-length', String(body.byteLength));
   return out;
 }
 

@@ -1,7 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { type AgentOptions, Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
+import type { AgentOptions } from 'node:https';
 import { finished, pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /** Options of `createNodeFetch`. */
 export interface NodeFetchOptions {
@@ -31,9 +30,19 @@ const NULL_BODY = new Set([204, 205, 304]);
  * so the result is never less than `fetch` would give.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
-  const http = new HttpAgent({ keepAlive: true });
-  const https = new HttpsAgent({ keepAlive: true, ...options.tls });
   const targets = new TargetCache();
+  // node:https (TLS) and node:http are loaded on the first request that needs them, not when
+  // @rxagent/react-agent is imported: together they add ~10 ms to a cold start.
+  let http: Transport | undefined;
+  let https: Transport | undefined;
+  const transport = (secure: boolean): Transport => {
+    if (secure) {
+      https ??= transportOf(process.getBuiltinModule('node:https'), options.tls);
+      return https;
+    }
+    http ??= transportOf(process.getBuiltinModule('node:http'));
+    return http;
+  };
   return (input, init) => {
     const target =
       typeof input === 'string' || input instanceof URL ? targets.get(String(input)) : undefined;
@@ -47,7 +56,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
         body instanceof Uint8Array);
     if (!handled) return globalThis.fetch(input, init);
     return new Promise<Response>((resolve, reject) => {
-      const send = target.secure ? httpsRequest : httpRequest;
+      const { agent, send } = transport(target.secure);
       const req = send(
         {
           protocol: target.secure ? 'https:' : 'http:',
@@ -56,7 +65,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
           path: target.path,
           method: init?.method ?? 'GET',
           headers: rawHeaders(init?.headers, target.host, body),
-          agent: target.secure ? https : http,
+          agent,
           ...(init?.signal && { signal: init.signal }),
         },
         (res) => {
@@ -95,6 +104,19 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
 function flattenHeaderBlock(req: object): void {
   const header: unknown = (req as { _header?: unknown })._header;
   if (typeof header === 'string') header.charCodeAt(0);
+}
+
+/** A keep-alive agent and the `request` function of `node:http` or `node:https`. */
+interface Transport {
+  readonly agent: HttpAgent;
+  readonly send: typeof httpRequest;
+}
+
+function transportOf(
+  module: { Agent: new (options: AgentOptions) => HttpAgent; request: typeof httpRequest },
+  tls?: NodeFetchOptions['tls'],
+): Transport {
+  return { agent: new module.Agent({ keepAlive: true, ...tls }), send: module.request };
 }
 
 /** Where a request goes, parsed once per URL. */
@@ -183,13 +205,15 @@ function responseHeaders(res: IncomingMessage): Headers {
 /** The body with its content coding removed; an unknown coding passes through, as in `fetch`. */
 function decoded(res: IncomingMessage): Readable {
   const coding = res.headers['content-encoding']?.trim().toLowerCase();
+  if (coding === undefined || coding === 'identity') return res;
+  const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'gzip' || coding === 'x-gzip'
-      ? createGunzip()
+      ? zlib.createGunzip()
       : coding === 'deflate'
-        ? createInflate()
+        ? zlib.createInflate()
         : coding === 'br'
-          ? createBrotliDecompress()
+          ? zlib.createBrotliDecompress()
           : undefined;
   if (!decoder) return res;
   // pipeline destroys both sides on error or early close and reports it on the decoder.

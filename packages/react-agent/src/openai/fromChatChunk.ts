@@ -13,28 +13,33 @@ import type { CompletionUsage } from 'openai/resources/completions';
  * newer vLLM, OpenRouter) fields.
  */
 export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined {
-  const out: ChatChunk = {};
+  // Runs per streamed chunk: one object out, no scratch allocations (an emptiness check
+  // with Object.keys would be an array per chunk).
   const choice = chunk.choices[0];
-  if (choice) {
-    const delta = choice.delta;
-    const text = joinDefined(delta.content, delta.refusal);
-    if (text) out.text = text;
-    const thinking = reasoningOf(delta);
-    if (thinking) out.thinking = thinking;
-    if (delta.tool_calls && delta.tool_calls.length > 0) {
-      out.toolCalls = delta.tool_calls.map((call, position) => {
-        const mapped: ToolCallDelta = { index: call.index ?? position };
-        if (call.id) mapped.id = call.id;
-        if (call.function?.name) mapped.name = call.function.name;
-        if (call.function?.arguments) mapped.arguments = call.function.arguments;
-        return mapped;
-      });
-    }
-    if (choice.finish_reason) out.finishReason = choice.finish_reason;
-  }
   const usage = toUsage(chunk.usage);
+  if (!choice) return usage ? { usage } : undefined;
+  const delta = choice.delta;
+  const text = joinDefined(delta.content, delta.refusal);
+  const thinking = reasoningOf(delta);
+  const calls = delta.tool_calls;
+  const finishReason = choice.finish_reason;
+  const hasCalls = calls !== undefined && calls !== null && calls.length > 0;
+  if (!text && !thinking && !hasCalls && !finishReason && !usage) return undefined;
+  const out: ChatChunk = {};
+  if (text) out.text = text;
+  if (thinking) out.thinking = thinking;
+  if (hasCalls) {
+    out.toolCalls = calls.map((call, position) => {
+      const mapped: ToolCallDelta = { index: call.index ?? position };
+      if (call.id) mapped.id = call.id;
+      if (call.function?.name) mapped.name = call.function.name;
+      if (call.function?.arguments) mapped.arguments = call.function.arguments;
+      return mapped;
+    });
+  }
+  if (finishReason) out.finishReason = finishReason;
   if (usage) out.usage = usage;
-  return Object.keys(out).length > 0 ? out : undefined;
+  return out;
 }
 
 /** Maps a non-streamed completion to the single `ChatChunk` that holds all of it (pure). */

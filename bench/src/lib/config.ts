@@ -9,6 +9,11 @@ export interface BenchConfig {
    * long-running server runs it, not while V8 is still optimising its code.
    */
   readonly httpWarmupRounds: number;
+  /**
+   * Rounds of the sequential HTTP suite: the budget's ratio is a median of per-round ratios,
+   * and HTTP timings on a shared 2-core machine move by ±20 % from one sample to the next.
+   */
+  readonly httpRounds: number;
   /** Conversations per sample in the sequential HTTP suite. */
   readonly httpRuns: number;
   /** Conversations in flight at once in the concurrent HTTP suite. */
@@ -35,6 +40,7 @@ const FULL: BenchConfig = {
   quick: false,
   rounds: 9,
   httpWarmupRounds: 10,
+  httpRounds: 21,
   httpRuns: 40,
   concurrency: 16,
   concurrentRuns: 128,
@@ -51,6 +57,7 @@ const QUICK: BenchConfig = {
   quick: true,
   rounds: 3,
   httpWarmupRounds: 3,
+  httpRounds: 3,
   httpRuns: 10,
   concurrency: 8,
   concurrentRuns: 32,

@@ -39,7 +39,7 @@ export async function httpSequential(
       label: contender.label,
       sample: () => timeConversations(contender, config.httpRuns),
     })),
-    config.rounds,
+    config.httpRounds,
     config.httpWarmupRounds,
   );
   await server.assertNoRejections();
@@ -50,7 +50,7 @@ export async function httpSequential(
   const sdkRatio = pairRatios(rx, sdk);
   return {
     id: 'httpSequential',
-    title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.rounds} rounds after ${config.httpWarmupRounds} warm-up rounds`,
+    title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.httpRounds} rounds after ${config.httpWarmupRounds} warm-up rounds`,
     rows: [
       ...contenders.map((c) => row(`${c.label}: wall per model call`, 'µs', get(c.label))),
       ...contenders.map((c) => row(`${c.label}: client CPU per model call`, 'µs', cpu(c.label))),

@@ -1,4 +1,5 @@
 import { from, isObservable, Observable, type ObservableInput, of, Subscription } from 'rxjs';
+import type { AgentBase } from '../agent/agentBase.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { Tool, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
@@ -63,12 +64,7 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
     }
     let hasLast = false;
     let last: ToolOutput = '';
-    const source = invoke(tool, run.args, {
-      ...context,
-      get signal() {
-        return controller.signal;
-      },
-    });
+    const source = invoke(tool, run.args, new RunContext(context, controller));
     inner.add(
       source.subscribe({
         next: (value) => {
@@ -118,6 +114,28 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
       controller.abort(new DOMException('The tool run was unsubscribed.', 'AbortError'));
     };
   });
+}
+
+/**
+ * The context a tool gets: the caller's, with the run's own signal, created on first read.
+ * A class, so the getter lives on the prototype: an object literal with an accessor is a
+ * dictionary-mode object, and one that redefines a spread `signal` as an accessor measurably
+ * slows every run (see BENCHMARKS.md).
+ */
+class RunContext implements ToolExecutionContext {
+  readonly toolCallId: string;
+  readonly agent?: AgentBase;
+  readonly #controller: LazyAbortController;
+
+  constructor(context: ToolExecutionContext, controller: LazyAbortController) {
+    this.toolCallId = context.toolCallId;
+    if (context.agent !== undefined) this.agent = context.agent;
+    this.#controller = controller;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
 }
 
 function invoke(

@@ -14,7 +14,12 @@ export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
  */
 export type ToolReturn = ToolOutput | Promise<ToolOutput> | Observable<ToolOutput>;
 
-/** Handed to every tool run. Stop work when `signal` aborts (interrupt, unsubscribe, timeout). */
+/**
+ * Handed to every tool run. Stop work when `signal` aborts (interrupt, unsubscribe, timeout).
+ * The toolkit's context creates the run's signal on first read (a getter, so most runs of
+ * tools that never read it create none): read `context.signal` or pass `context` on, rather
+ * than spreading it.
+ */
 export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;

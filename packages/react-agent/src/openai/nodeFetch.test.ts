@@ -161,14 +161,18 @@ describe('createNodeFetch', () => {
     expect((await readAll(response)).join('')).toBe(text);
   });
 
-  it('gives a 204 a null body', async () => {
+  it('gives a 204 a null body and frees its connection', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(204);
       res.end();
     });
-    const response = await createNodeFetch()(server.url, { method: 'DELETE' });
+    const fetch = createNodeFetch();
+    const response = await fetch(server.url, { method: 'DELETE' });
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
+    // Its connection is free again: the next request reuses it.
+    expect((await fetch(server.url, { method: 'DELETE' })).status).toBe(204);
+    expect(server.connections()).toBe(1);
   });
 
   it('keeps the connection open between requests', async () => {

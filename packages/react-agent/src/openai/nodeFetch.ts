@@ -17,17 +17,17 @@ const NULL_BODY = new Set([204, 205, 304]);
 /**
  * A `fetch` for the `openai` SDK's `fetch` option, over `node:http` / `node:https` with
  * keep-alive connections: the SDK's requests (a JSON body, a streamed or JSON reply) cost
- * about a fifth less client CPU than through Node's built-in `fetch` (undici), whose
- * WHATWG machinery runs for every request (see BENCHMARKS.md).
+ * about 15 % less client CPU than through Node's built-in `fetch` (undici), whose WHATWG
+ * machinery runs for every request (see BENCHMARKS.md).
  *
  * It answers like `fetch`: a `Response` whose body streams as bytes arrive, decompressed
  * (gzip, deflate, br); the signal's reason (an `AbortError`) when `init.signal` aborts,
  * before the headers or while the body streams (the connection is closed at once); a
- * `TypeError('fetch failed')`
- * with the socket error as `cause` when the connection fails. Anything beyond what the SDK
- * sends (a `Request` object, a stream or form body, a URL other than http(s), a non-default
- * redirect mode) and every redirect response are handed to the global `fetch` unchanged,
- * so the result is never less than `fetch` would give.
+ * `TypeError('fetch failed')` with the socket error as `cause` when the connection fails.
+ * Anything beyond what the SDK sends (a `Request` object, a stream or form body, a URL
+ * other than http(s) or with credentials, a non-default redirect mode) and every redirect
+ * response are handed to the global `fetch` unchanged, so the result is never less than
+ * `fetch` would give.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const targets = new TargetCache();
@@ -75,8 +75,11 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
             resolve(globalThis.fetch(input, init));
             return;
           }
+          const empty = NULL_BODY.has(status);
+          // An unread response keeps its socket busy: drain a body that is never exposed.
+          if (empty) res.resume();
           resolve(
-            new Response(NULL_BODY.has(status) ? null : webBody(decoded(res), init?.signal), {
+            new Response(empty ? null : webBody(decoded(res), init?.signal), {
               status,
               statusText: res.statusMessage ?? '',
               headers: responseHeaders(res),

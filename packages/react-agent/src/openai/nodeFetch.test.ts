@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { InvalidArgumentError } from '@rxagent/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from './nodeFetch.js';
 
@@ -182,6 +183,29 @@ describe('createNodeFetch', () => {
       expect(await (await fetch(server.url, { method: 'POST', body })).text()).toBe(body);
     }
     expect(server.connections()).toBe(1);
+  });
+
+  it('closes a connection idle longer than keepAliveMs, but never a slow request or stream', async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/slow') setTimeout(() => res.end('slow'), 250);
+      else if (req.url === '/gaps') {
+        res.writeHead(200);
+        res.write('a');
+        setTimeout(() => res.end('b'), 250);
+      } else res.end('quick');
+    });
+    const fetch = createNodeFetch({ keepAliveMs: 100 });
+    expect(await (await fetch(`${server.url}/slow`)).text()).toBe('slow');
+    expect((await readAll(await fetch(`${server.url}/gaps`))).join('')).toBe('ab');
+    expect(server.connections()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await (await fetch(server.url)).text()).toBe('quick');
+    expect(server.connections()).toBe(2);
+  });
+
+  it('refuses a keepAliveMs that is not a positive number, naming it', () => {
+    expect(() => createNodeFetch({ keepAliveMs: 0 })).toThrow(/keepAliveMs.*got 0/);
+    expect(() => createNodeFetch({ keepAliveMs: Number.NaN })).toThrow(InvalidArgumentError);
   });
 
   it('rejects with an AbortError and closes the connection when aborted before the headers', async () => {

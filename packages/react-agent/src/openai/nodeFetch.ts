@@ -1,6 +1,7 @@
 import type { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
 import type { AgentOptions } from 'node:https';
 import { finished, pipeline, type Readable } from 'node:stream';
+import { InvalidArgumentError } from '@rxagent/core';
 
 /** Options of `createNodeFetch`. */
 export interface NodeFetchOptions {
@@ -9,6 +10,13 @@ export interface NodeFetchOptions {
    * `NODE_EXTRA_CA_CERTS` environment variable works without them.
    */
   readonly tls?: Pick<AgentOptions, 'ca' | 'cert' | 'key' | 'rejectUnauthorized'>;
+  /**
+   * How long an idle connection is kept for reuse, in milliseconds (default 4 000, as
+   * Node's `fetch` does): below the 5 s after which many servers (Node's own, uvicorn)
+   * close idle connections, so a request never goes out on a socket the server is closing.
+   * A request in flight is never cut by it, however long the model takes.
+   */
+  readonly keepAliveMs?: number;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -31,16 +39,22 @@ const NULL_BODY = new Set([204, 205, 304]);
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const targets = new TargetCache();
+  const idleMs = options.keepAliveMs ?? 4_000;
+  if (!(Number.isFinite(idleMs) && idleMs > 0)) {
+    throw new InvalidArgumentError(
+      `createNodeFetch: keepAliveMs must be a positive number of milliseconds, got ${idleMs}.`,
+    );
+  }
   // node:https (TLS) and node:http are loaded on the first request that needs them, not when
   // @rxagent/react-agent is imported: together they add ~10 ms to a cold start.
   let http: Transport | undefined;
   let https: Transport | undefined;
   const transport = (secure: boolean): Transport => {
     if (secure) {
-      https ??= transportOf(process.getBuiltinModule('node:https'), options.tls);
+      https ??= transportOf(process.getBuiltinModule('node:https'), idleMs, options.tls);
       return https;
     }
-    http ??= transportOf(process.getBuiltinModule('node:http'));
+    http ??= transportOf(process.getBuiltinModule('node:http'), idleMs);
     return http;
   };
   return (input, init) => {
@@ -117,9 +131,12 @@ interface Transport {
 
 function transportOf(
   module: { Agent: new (options: AgentOptions) => HttpAgent; request: typeof httpRequest },
+  idleMs: number,
   tls?: NodeFetchOptions['tls'],
 ): Transport {
-  return { agent: new module.Agent({ keepAlive: true, ...tls }), send: module.request };
+  // An agent's `timeout` closes a socket idle in its pool; a request's socket only emits it.
+  const agent = new module.Agent({ keepAlive: true, timeout: idleMs, ...tls });
+  return { agent, send: module.request };
 }
 
 /** Where a request goes, parsed once per URL. */

@@ -3,7 +3,7 @@
  * A B A B ... rounds of the same conversation, in process or over HTTP, with the ratio B/A
  * taken round by round. Both builds load side by side (two module instances), so machine
  * noise hits both alike. Build a snapshot first with src/build/buildPackages.ts.
- * Usage: `node --expose-gc --import tsx src/tools/abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]`
+ * Usage: `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]`
  * (`replay`: the real SDK over a fetch replaying recorded server replies, see lib/replayFetch.ts).
  */
 import { join } from 'node:path';

@@ -1,84 +1,24 @@
-/**
- * Before/after comparison of two builds of rxagent in one process (not part of `pnpm bench`):
- * A B A B ... rounds of the same conversation, in process or over HTTP, with the ratio B/A
- * taken round by round. Both builds load side by side (two module instances), so machine
- * noise hits both alike. Build a snapshot first with src/build/buildPackages.ts.
- * Usage: `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]`
- * (`replay`: the real SDK over a fetch replaying recorded server replies, see lib/replayFetch.ts).
- */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { lastValueFrom } from 'rxjs';
 import { interleave } from '../lib/interleave.js';
+import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
 import { pairRatios, summarize } from '../lib/stats.js';
-import {
-  CALLS_PER_RUN,
-  FINAL_ANSWER,
-  SYSTEM_PROMPT,
-  scenarioTurn,
-  USER_PROMPT,
-} from '../scenario/conversation.js';
-import { BENCH_TOOLS } from '../scenario/tools.js';
+import { CALLS_PER_RUN, FINAL_ANSWER } from '../scenario/conversation.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
-type Core = typeof import('@rxagent/core');
-type Testing = typeof import('@rxagent/core/testing');
-type React = typeof import('@rxagent/react-agent');
-
-interface Build {
-  readonly core: Core;
-  readonly testing: Testing;
-  readonly react: React;
-}
-
-async function load(dir: string): Promise<Build> {
-  const at = (path: string) => pathToFileURL(join(dir, 'node_modules/@rxagent', path)).href;
-  return {
-    core: (await import(at('core/index.js'))) as Core,
-    testing: (await import(at('core/testing/index.js'))) as Testing,
-    react: (await import(at('react-agent/index.js'))) as React,
-  };
-}
-
+/** The conversation on `build`, over HTTP when a `baseURL` is given (else in process). */
 function conversation(
   build: Build,
   baseURL: string | undefined,
   fetchImpl: typeof fetch | undefined,
 ): () => Promise<string> {
-  const { core, testing, react } = build;
-  const toolkit = new core.Toolkit(
-    BENCH_TOOLS.map((t) =>
-      core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
-    ),
-  );
-  const http = baseURL
-    ? new react.OpenAIChatModel({
-        model: 'bench-model',
-        baseURL,
-        apiKey: 'k',
-        ...(fetchImpl && { fetch: fetchImpl }),
-      })
-    : undefined;
-  const reply = (request: { messages: Parameters<typeof scenarioTurn>[0] }) =>
-    scenarioTurn(request.messages);
-  return async () => {
-    const model =
-      http ??
-      new testing.ScriptedChatModel(
-        Array.from({ length: CALLS_PER_RUN }, () => reply),
-        { strict: false },
-      );
-    const agent = new react.ReActAgent({
-      name: 'assistant',
-      sysPrompt: SYSTEM_PROMPT,
-      model,
-      toolkit,
-    });
-    const answer = await lastValueFrom(agent.call(core.userMsg(USER_PROMPT)));
-    const block = answer.content[0];
-    return block?.type === 'text' ? block.text : '';
-  };
+  if (!baseURL) return buildConversation(build);
+  const http = new build.react.OpenAIChatModel({
+    model: 'bench-model',
+    baseURL,
+    apiKey: 'k',
+    ...(fetchImpl && { fetch: fetchImpl }),
+  });
+  return buildConversation(build, () => http);
 }
 
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
@@ -91,7 +31,7 @@ try {
   const replay =
     mode === 'replay' && server ? replayFetch(await recordReplies(server.baseURL)) : undefined;
   const baseURL = replay ? REPLAY_BASE_URL : server?.baseURL;
-  const builds = { A: await load(dirA), B: await load(dirB) };
+  const builds = { A: await loadBuild(dirA), B: await loadBuild(dirB) };
   const samples = await interleave(
     (['A', 'B'] as const).map((label) => {
       const run = conversation(builds[label], baseURL, replay);

@@ -5,60 +5,18 @@
  * `node --import tsx --import ./src/build/register.mjs src/tools/workCount.ts <buildDir> [conversations]`
  */
 import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { lastValueFrom, Observable } from 'rxjs';
-import { BUILD_DIR } from '../build/buildPackages.js';
+import { Observable } from 'rxjs';
 import { handLoopInProcess } from '../contenders/inProcess.js';
-import {
-  CALLS_PER_RUN,
-  FINAL_ANSWER,
-  SYSTEM_PROMPT,
-  scenarioTurn,
-  USER_PROMPT,
-} from '../scenario/conversation.js';
-import { BENCH_TOOLS } from '../scenario/tools.js';
-
-type Core = typeof import('@rxagent/core');
-type Testing = typeof import('@rxagent/core/testing');
-type React = typeof import('@rxagent/react-agent');
+import { buildConversation, loadBuild } from '../lib/loadBuild.js';
+import { FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
 
 const [dir, countArg = '400'] = process.argv.slice(2);
 if (!dir) throw new Error('usage: workCount.ts <buildDir>|hand [conversations]');
 // `hand` counts the hand-written loop (on the bench's own build) for reference.
 const hand = dir === 'hand' ? handLoopInProcess() : undefined;
-const at = (path: string) =>
-  pathToFileURL(join(hand ? BUILD_DIR : dir, 'node_modules/@rxagent', path)).href;
-const core = (await import(at('core/index.js'))) as Core;
-const testing = (await import(at('core/testing/index.js'))) as Testing;
-const react = (await import(at('react-agent/index.js'))) as React;
-const toolkit = new core.Toolkit(
-  BENCH_TOOLS.map((t) =>
-    core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
-  ),
-);
+const conversation = hand ? () => hand.run(USER_PROMPT) : buildConversation(await loadBuild(dir));
 const run = async () => {
-  if (hand) {
-    if ((await hand.run(USER_PROMPT)) !== FINAL_ANSWER) throw new Error('wrong answer');
-    return;
-  }
-  const model = new testing.ScriptedChatModel(
-    Array.from(
-      { length: CALLS_PER_RUN },
-      () => (request: { messages: Parameters<typeof scenarioTurn>[0] }) =>
-        scenarioTurn(request.messages),
-    ),
-    { strict: false },
-  );
-  const agent = new react.ReActAgent({
-    name: 'assistant',
-    sysPrompt: SYSTEM_PROMPT,
-    model,
-    toolkit,
-  });
-  const answer = await lastValueFrom(agent.call(core.userMsg(USER_PROMPT)));
-  if (answer.content[0]?.type !== 'text' || answer.content[0].text !== FINAL_ANSWER)
-    throw new Error('wrong answer');
+  if ((await conversation()) !== FINAL_ANSWER) throw new Error('wrong answer');
 };
 for (let i = 0; i < 200; i++) await run();
 

@@ -1,12 +1,7 @@
-import { SYSTEM_PROMPT } from '../scenario/conversation.js';
-import { runBenchTool, TOOL_SCHEMAS } from '../scenario/tools.js';
-import { type Contender, MAX_ITERS } from './contender.js';
-import {
-  assistantMessage,
-  type LoopMessage,
-  WireAccumulator,
-  type WireDelta,
-} from './wireAccumulator.js';
+import { TOOL_SCHEMAS } from '../scenario/tools.js';
+import type { Contender } from './contender.js';
+import { handWrittenLoop } from './handWrittenLoop.js';
+import { WireAccumulator, type WireDelta } from './wireAccumulator.js';
 
 /**
  * The hand-written baseline on plain `fetch`: the same request bodies, the SSE stream parsed
@@ -17,12 +12,8 @@ export function fetchLoop(baseURL: string): Contender {
   const headers = { 'content-type': 'application/json', authorization: 'Bearer bench-key' };
   return {
     label: 'fetch loop',
-    async run(prompt, signal) {
-      const messages: LoopMessage[] = [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: prompt },
-      ];
-      for (let step = 0; step < MAX_ITERS; step++) {
+    run: (prompt, signal) =>
+      handWrittenLoop('fetchLoop', prompt, async (messages) => {
         const body = JSON.stringify({
           model: 'bench-model',
           messages,
@@ -44,18 +35,8 @@ export function fetchLoop(baseURL: string): Contender {
           const chunk = JSON.parse(data) as { choices: { delta?: WireDelta }[] };
           acc.add(chunk.choices[0]?.delta);
         });
-        const calls = acc.toolCalls();
-        if (calls.length === 0) return acc.text();
-        messages.push(assistantMessage(acc.text(), calls));
-        const results = await Promise.all(
-          calls.map(async (call) => runBenchTool(call.name, call.arguments)),
-        );
-        calls.forEach((call, i) => {
-          messages.push({ role: 'tool', tool_call_id: call.id, content: results[i]! });
-        });
-      }
-      throw new Error('fetchLoop: no final answer after MAX_ITERS steps');
-    },
+        return { text: acc.text(), calls: acc.toolCalls() };
+      }),
   };
 }
 

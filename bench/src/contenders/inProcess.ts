@@ -3,9 +3,10 @@ import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { CALLS_PER_RUN, SYSTEM_PROMPT, scenarioTurn } from '../scenario/conversation.js';
-import { benchToolkit, runBenchTool, TOOL_SCHEMAS } from '../scenario/tools.js';
-import { type Contender, MAX_ITERS } from './contender.js';
-import { assistantMessage, type LoopMessage, type WireToolCall } from './wireAccumulator.js';
+import { benchToolkit, TOOL_SCHEMAS } from '../scenario/tools.js';
+import type { Contender } from './contender.js';
+import { handWrittenLoop, type LoopTurn } from './handWrittenLoop.js';
+import type { LoopMessage } from './wireAccumulator.js';
 
 const reply: ScriptedReply = (request) => scenarioTurn(request.messages);
 
@@ -44,25 +45,12 @@ export function rxagentInProcess(model: () => ChatModel = scriptedModel): Conten
 export function handLoopInProcess(makeModel: () => ChatModel = scriptedModel): Contender {
   return {
     label: 'hand-written loop',
-    async run(prompt, signal) {
+    run(prompt, signal) {
       const model = makeModel();
-      const controller = signal ? undefined : new AbortController();
-      const messages: LoopMessage[] = [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: prompt },
-      ];
-      for (let step = 0; step < MAX_ITERS; step++) {
-        const { text, calls } = await streamOnce(model, messages, signal ?? controller!.signal);
-        if (calls.length === 0) return text;
-        messages.push(assistantMessage(text, calls));
-        const results = await Promise.all(
-          calls.map(async (call) => runBenchTool(call.name, call.arguments)),
-        );
-        calls.forEach((call, i) => {
-          messages.push({ role: 'tool', tool_call_id: call.id, content: results[i]! });
-        });
-      }
-      throw new Error('hand-written loop: no final answer after MAX_ITERS steps');
+      const loopSignal = signal ?? new AbortController().signal;
+      return handWrittenLoop('hand-written loop', prompt, (messages) =>
+        streamOnce(model, messages, loopSignal),
+      );
     },
   };
 }
@@ -71,7 +59,7 @@ function streamOnce(
   model: ChatModel,
   messages: LoopMessage[],
   signal: AbortSignal,
-): Promise<{ text: string; calls: WireToolCall[] }> {
+): Promise<LoopTurn> {
   return new Promise((resolve, reject) => {
     const text: string[] = [];
     const calls: { id: string; name: string; args: string[] }[] = [];

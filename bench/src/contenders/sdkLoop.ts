@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { SYSTEM_PROMPT } from '../scenario/conversation.js';
-import { runBenchTool, TOOL_SCHEMAS } from '../scenario/tools.js';
-import { type Contender, MAX_ITERS } from './contender.js';
-import { assistantMessage, type LoopMessage, WireAccumulator } from './wireAccumulator.js';
+import { TOOL_SCHEMAS } from '../scenario/tools.js';
+import type { Contender } from './contender.js';
+import { handWrittenLoop } from './handWrittenLoop.js';
+import { WireAccumulator } from './wireAccumulator.js';
 
 /**
  * The hand-written baseline on the `openai` SDK: the same request bodies as rxagent, the
@@ -23,12 +23,8 @@ export function sdkLoop(
   const tools = TOOL_SCHEMAS as OpenAI.Chat.Completions.ChatCompletionTool[];
   return {
     label,
-    async run(prompt, signal) {
-      const messages: LoopMessage[] = [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: prompt },
-      ];
-      for (let step = 0; step < MAX_ITERS; step++) {
+    run: (prompt, signal) =>
+      handWrittenLoop('sdkLoop', prompt, async (messages) => {
         const stream = await client.chat.completions.create(
           {
             model: 'bench-model',
@@ -42,17 +38,7 @@ export function sdkLoop(
         const acc = new WireAccumulator();
         for await (const chunk of stream) acc.add(chunk.choices[0]?.delta);
         signal?.throwIfAborted();
-        const calls = acc.toolCalls();
-        if (calls.length === 0) return acc.text();
-        messages.push(assistantMessage(acc.text(), calls));
-        const results = await Promise.all(
-          calls.map(async (call) => runBenchTool(call.name, call.arguments)),
-        );
-        calls.forEach((call, i) => {
-          messages.push({ role: 'tool', tool_call_id: call.id, content: results[i]! });
-        });
-      }
-      throw new Error('sdkLoop: no final answer after MAX_ITERS steps');
-    },
+        return { text: acc.text(), calls: acc.toolCalls() };
+      }),
   };
 }

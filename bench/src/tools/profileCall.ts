@@ -3,10 +3,9 @@
  * replies at once, profiled after warm-up.
  * Usage: `node --import tsx --import ./src/build/register.mjs src/tools/profileCall.ts 200000 out.cpuprofile`
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { AgentBase, assistantMsg, type Msg, userMsg } from '@rxagent/core';
 import { type Observable, of } from 'rxjs';
+import { CpuProfile } from '../lib/cpuProfile.js';
 
 const REPLY = assistantMsg('pong', { name: 'noop' });
 class NoopAgent extends AgentBase {
@@ -21,14 +20,10 @@ const run = (calls: number) => {
   for (let i = 0; i < calls; i++) agent.call(input).subscribe();
 };
 run(50_000);
-const session = new Session();
-if (out) {
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-}
+const profiler = new CpuProfile(out !== undefined);
+await profiler.start();
 const t0 = performance.now();
 run(Number(callsArg));
 const perCall = ((performance.now() - t0) * 1000) / Number(callsArg);
-if (out) writeFileSync(out, JSON.stringify((await session.post('Profiler.stop')).profile));
+await profiler.stopTo(out);
 process.stdout.write(`call(): ${perCall.toFixed(2)} µs per call\n`);

@@ -5,13 +5,12 @@
  * (contenders, runs per segment, profile prefix, rounds), then
  * `node --import tsx src/tools/topFrames.ts /tmp/p.rxagent.0.cpuprofile,/tmp/p.rxagent.1.cpuprofile`.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { createNodeFetch } from '@rxagent/react-agent';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
+import { CpuProfile } from '../lib/cpuProfile.js';
 import { USER_PROMPT } from '../scenario/conversation.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
@@ -33,22 +32,17 @@ const contenders = which.split(',').map((name) => {
 });
 for (const { contender } of contenders)
   for (let i = 0; i < 50; i++) await contender.run(USER_PROMPT);
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
+const profiler = new CpuProfile(out !== undefined);
 const totals = new Map<string, { wall: number; cpu: number; calls: number }>();
 for (let round = 0; round < Number(roundsArg); round++) {
   for (const { name, contender } of contenders) {
-    if (out) await session.post('Profiler.start');
+    await profiler.start();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < Number(runs); i++) await contender.run(USER_PROMPT);
     const wall = (performance.now() - t0) * 1000;
     const cpu = process.cpuUsage(cpu0);
-    if (out) {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(`${out}.${name}.${round}.cpuprofile`, JSON.stringify(profile));
-    }
+    await profiler.stopTo(out && `${out}.${name}.${round}.cpuprofile`);
     const total = totals.get(name) ?? { wall: 0, cpu: 0, calls: 0 };
     totals.set(name, {
       wall: total.wall + wall,

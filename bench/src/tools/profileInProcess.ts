@@ -3,25 +3,17 @@
  * and profiles the measured runs (after warm-up) with the inspector.
  * Usage: `node --conditions=@rxagent/source --import tsx src/tools/profileInProcess.ts rxagent 5000 out.cpuprofile`
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import { CpuProfile } from '../lib/cpuProfile.js';
 import { USER_PROMPT } from '../scenario/conversation.js';
 
 const [which = 'rxagent', runs = '3000', out] = process.argv.slice(2);
 const contender = which === 'rxagent' ? rxagentInProcess() : handLoopInProcess();
 for (let i = 0; i < 500; i++) await contender.run(USER_PROMPT);
-const session = new Session();
-if (out) {
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-}
+const profiler = new CpuProfile(out !== undefined);
+await profiler.start();
 const t0 = performance.now();
 for (let i = 0; i < Number(runs); i++) await contender.run(USER_PROMPT);
 const perTurn = ((performance.now() - t0) * 1000) / (Number(runs) * 4);
-if (out) {
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(out, JSON.stringify(profile));
-}
+await profiler.stopTo(out);
 process.stdout.write(`${contender.label}: ${perTurn.toFixed(1)} µs per turn\n`);

@@ -1,5 +1,5 @@
 import type { ScriptedReply } from '@rxagent/core/testing';
-import { allToolOutputs, latestToolOutputs } from './wire.js';
+import { latestToolOutputs, toolOutputs } from '@rxagent/example-kit';
 
 // Offline, these scripts play the model. Each part of the program makes its own model, so
 // `--resume` in a new process starts the resume script from its first reply. Tool-call ids
@@ -23,7 +23,7 @@ export function interruptScript(): ScriptedReply[] {
 export function resumeScript(): ScriptedReply[] {
   return [
     (request) => {
-      const cut = allToolOutputs(request).some((output) => output.startsWith('[interrupted]'));
+      const cut = toolOutputs(request).some(({ content }) => content.startsWith('[interrupted]'));
       return {
         ...PACE,
         text: cut ? 'The full-year scan was cut off, so I will scan Q4 only.' : 'Scanning Q4 only.',
@@ -42,7 +42,9 @@ export function resumeScript(): ScriptedReply[] {
       return { ...PACE, text: `Q4 report: ${headline} ${longest} Shall I publish it?` };
     },
     (request) => {
-      const report = allToolOutputs(request).findLast((output) => output.includes('incidents ('));
+      const report = toolOutputs(request).findLast(({ content }) =>
+        content.includes('incidents ('),
+      )?.content;
       return {
         ...PACE,
         text: 'Publishing to #ops.',

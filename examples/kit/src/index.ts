@@ -1,4 +1,10 @@
 export { type CapturedOutput, captureOutput } from './captureOutput.js';
 export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';
 export { isEntryPoint, runMain } from './runMain.js';
-export { lastToolOutput, type SeenToolOutput, toolOutputs } from './toolOutputs.js';
+export {
+  lastToolOutput,
+  latestToolOutputs,
+  type SeenToolOutput,
+  toolOutputs,
+  wireText,
+} from './toolOutputs.js';

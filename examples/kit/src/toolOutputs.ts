@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@rxagent/core';
+import type { ChatMessage, ChatRequest } from '@rxagent/core';
 
 /** One tool result as a model request carries it. */
 export interface SeenToolOutput {
@@ -31,4 +31,22 @@ export function lastToolOutput(request: ChatRequest, name: string): string | und
   return toolOutputs(request)
     .filter((output) => output.name === name)
     .at(-1)?.content;
+}
+
+/** The text of a wire message's content (a string or text parts). */
+export function wireText(message: ChatMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  return content.map((part) => ('text' in part ? part.text : '')).join('');
+}
+
+/** The tool results that answer the model's last turn, in call order. */
+export function latestToolOutputs(request: ChatRequest): string[] {
+  const outputs: string[] = [];
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const message = request.messages[i]!;
+    if (message.role !== 'tool') break;
+    outputs.unshift(message.content);
+  }
+  return outputs;
 }

@@ -1,7 +1,8 @@
 import type { ChatRequest } from '@rxagent/core';
 import type { ScriptedReply } from '@rxagent/core/testing';
+import { latestToolOutputs, wireText } from '@rxagent/example-kit';
 import { VENUES } from './venues.js';
-import { heardFrom, latestToolOutputs, wireText } from './wire.js';
+import { heardFrom } from './wire.js';
 
 // Offline, each agent's model is played by one of these scripts. The words are scripted, but
 // every number in them is read from a real tool result or from what the other agents said.

@@ -1,12 +1,5 @@
-import type { ChatMessage, ChatRequest } from '@rxagent/core';
-
-/** The text of a wire message's content (a string or text parts). */
-export function wireText(message: ChatMessage): string {
-  const { content } = message;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => ('text' in part ? part.text : '')).join('');
-}
+import type { ChatRequest } from '@rxagent/core';
+import { wireText } from '@rxagent/example-kit';
 
 /** The last thing `name` said in the request (another agent's words arrive as named user messages). */
 export function heardFrom(request: ChatRequest, name: string): string {
@@ -15,15 +8,4 @@ export function heardFrom(request: ChatRequest, name: string): string {
     if (message.role === 'user' && message.name === name) return wireText(message);
   }
   return '';
-}
-
-/** The tool results that answer the model's last turn, in call order. */
-export function latestToolOutputs(request: ChatRequest): string[] {
-  const outputs: string[] = [];
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const message = request.messages[i]!;
-    if (message.role !== 'tool') break;
-    outputs.unshift(wireText(message));
-  }
-  return outputs;
 }

@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type Msg, Toolkit, userMsg } from '@rxagent/core';
-import { chooseModel, runMain } from '@rxagent/example-kit';
+import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
 import { JudgeGuard, ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
@@ -26,13 +26,8 @@ export const QUESTION =
   `Read ${TARGET.path}, explain what ${A} and ${B} do, and compute ` +
   `(lines of ${A} + lines of ${B}) × 4 / 2 with the calculator.`;
 
-/** Options of `main`; tests capture `out`, pass an empty `env` and turn pacing off. */
-export interface MainOptions {
-  readonly out?: NodeJS.WritableStream;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Offline only: milliseconds between streamed words (default 15). */
-  readonly paceMs?: number;
-}
+/** Options of `main` (see `ExampleOptions`). */
+export type MainOptions = ExampleOptions;
 
 /** Runs the scenario once and resolves with the agent's reply. */
 export async function main(options: MainOptions = {}): Promise<Msg> {

@@ -1,5 +1,6 @@
 export { type CapturedOutput, captureOutput } from './captureOutput.js';
 export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';
+export type { ExampleOptions } from './exampleOptions.js';
 export { isEntryPoint, runMain } from './runMain.js';
 export {
   lastToolOutput,

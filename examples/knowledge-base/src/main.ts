@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type Msg, Toolkit, userMsg } from '@rxagent/core';
-import { chooseModel, runMain } from '@rxagent/example-kit';
+import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
 import { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
@@ -22,12 +22,8 @@ import { kbScript } from './script.js';
 export const KB_DIR = fileURLToPath(new URL('../kb/', import.meta.url));
 export const QUESTION = 'What are the Q3 sales commission rules?';
 
-/** Options of `main`; tests capture `out`, pass an empty `env`, and shorten the timeout. */
-export interface MainOptions {
-  readonly out?: NodeJS.WritableStream;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Offline only: milliseconds between streamed words (default 15). */
-  readonly paceMs?: number;
+/** Options of `main`: the kit's `ExampleOptions`, plus the tool timeout. */
+export interface MainOptions extends ExampleOptions {
   /** How long any tool may run (default 1500 ms). */
   readonly toolTimeoutMs?: number;
 }

@@ -10,7 +10,7 @@
  * support a named tool_choice. An invalid field goes back to the model as a validation error.
  */
 import { Toolkit, userMsg } from '@rxagent/core';
-import { chooseModel, runMain } from '@rxagent/example-kit';
+import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
 import { StructuredOutputAgent, StructuredOutputReminder } from '@rxagent/structured-output';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
@@ -24,13 +24,8 @@ export const RUNS = [
   { region: 'APAC', reminder: StructuredOutputReminder.PROMPT, label: 'PROMPT' },
 ] as const;
 
-/** Options of `main`; tests capture `out`, pass an empty `env` and turn pacing off. */
-export interface MainOptions {
-  readonly out?: NodeJS.WritableStream;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Offline only: milliseconds between streamed words (default 15). */
-  readonly paceMs?: number;
-}
+/** Options of `main` (see `ExampleOptions`). */
+export type MainOptions = ExampleOptions;
 
 /** Runs both reminder strategies; resolves with the typed reports, in run order. */
 export async function main(options: MainOptions = {}): Promise<SalesReport[]> {

@@ -8,7 +8,7 @@
  * OPENAI_BASE_URL set, the same program talks to a real model.
  */
 import { type Msg, Toolkit, userMsg } from '@rxagent/core';
-import { chooseModel, runMain } from '@rxagent/example-kit';
+import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
 import { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
@@ -19,13 +19,8 @@ import { weatherScript } from './script.js';
 export const QUESTION =
   "I'm in Shanghai tomorrow on business, check the weather and suggest an outfit.";
 
-/** Options of `main`; tests capture `out`, pass an empty `env` and turn pacing off. */
-export interface MainOptions {
-  readonly out?: NodeJS.WritableStream;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Offline only: milliseconds between streamed words (default 15, so streaming is visible). */
-  readonly paceMs?: number;
-}
+/** Options of `main` (see `ExampleOptions`). */
+export type MainOptions = ExampleOptions;
 
 /** Runs the demo once and resolves with the agent's reply. */
 export async function main(options: MainOptions = {}): Promise<Msg> {

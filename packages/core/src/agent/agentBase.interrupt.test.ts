@@ -20,6 +20,7 @@ import type { HookEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
+import { EchoAgent } from '../testing/testAgents.js';
 import { AgentBase } from './agentBase.js';
 import type { CallContext, InterruptContext } from './callContext.js';
 
@@ -157,18 +158,9 @@ describe('AgentBase.interrupt', () => {
   });
 
   it('runs postCall hooks on the interrupt reply and broadcasts it', () => {
-    const observed: Msg[] = [];
-    class Listener extends AgentBase {
-      protected doCall(): Observable<Msg> {
-        return EMPTY;
-      }
-      protected override doObserve(msg: Msg): Observable<void> {
-        observed.push(msg);
-        return EMPTY;
-      }
-    }
+    const listener = new EchoAgent({ name: 'listener' });
     const agent = new TestAgent(untilAborted);
-    agent.resetSubscribers('hub', [new Listener({ name: 'listener' })]);
+    agent.resetSubscribers('hub', [listener]);
     agent.addHook({
       onEvent(event) {
         if (event.type !== 'postCall') return undefined;
@@ -181,7 +173,7 @@ describe('AgentBase.interrupt', () => {
 
     expect(seen.values[0]?.name).toBe('edited');
     expect(seen.values[0]?.metadata['interrupted']).toBe(true);
-    expect(observed.map((msg) => msg.name)).toEqual(['edited']);
+    expect(listener.observed.map((msg) => msg.name)).toEqual(['edited']);
   });
 
   it('keeps usage reported before the interrupt on the interrupt reply', () => {
@@ -350,16 +342,7 @@ describe('AgentBase cancellation', () => {
   });
 
   it('keeps a reply doCall makes in reaction to the cancellation away from hooks and subscribers', () => {
-    const observed: Msg[] = [];
-    class Listener extends AgentBase {
-      protected doCall(): Observable<Msg> {
-        return EMPTY;
-      }
-      protected override doObserve(msg: Msg): Observable<void> {
-        observed.push(msg);
-        return EMPTY;
-      }
-    }
+    const listener = new EchoAgent({ name: 'listener' });
     const agent = new TestAgent(
       (_msgs, context) =>
         new Observable<Msg>((subscriber) => {
@@ -369,14 +352,14 @@ describe('AgentBase cancellation', () => {
           });
         }),
     );
-    agent.resetSubscribers('hub', [new Listener({ name: 'listener' })]);
+    agent.resetSubscribers('hub', [listener]);
     const events = recordEvents(agent);
     const { seen, subscription } = subscribeAndRecord(agent.call(userMsg('work')));
 
     subscription.unsubscribe();
 
     expect(events).toEqual(['preCall']);
-    expect(observed).toEqual([]);
+    expect(listener.observed).toEqual([]);
     expect(seen.values).toEqual([]);
   });
 

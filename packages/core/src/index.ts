@@ -1,3 +1,4 @@
+export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions } from './agent/agentBase.js';
 export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
 export type {
@@ -107,20 +108,21 @@ export type { Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export {
   formatIssues,
+  type InferToolArgs,
+  type ToolParameters,
   toJsonSchema,
   type ValidationIssue,
   type ValidationResult,
   validateAgainst,
 } from './tool/schema.js';
 export {
-  type InferToolArgs,
   type Tool,
   type ToolCallRequest,
   type ToolDefinition,
+  type ToolEvent,
   type ToolExecutionContext,
   type ToolOutput,
-  type ToolParameters,
   type ToolReturn,
   tool,
 } from './tool/tool.js';
-export { type ToolEvent, Toolkit, type ToolkitOptions } from './tool/toolkit.js';
+export { Toolkit, type ToolkitOptions } from './tool/toolkit.js';

@@ -32,6 +32,7 @@ import { createMsg, type Msg, withMetadata } from '../message/msg.js';
 import type { StateModule } from '../state/stateModule.js';
 import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
+import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
 import { CallPhases } from './callPhases.js';
@@ -65,7 +66,7 @@ const systemHooks = new HookRegistry();
  * const reply = await lastValueFrom(echo.call(userMsg('ignored')));   // "hi"
  * ```
  */
-export abstract class AgentBase {
+export abstract class AgentBase implements Agent {
   readonly id: string;
   readonly name: string;
   readonly description: string;

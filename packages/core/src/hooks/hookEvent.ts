@@ -1,11 +1,11 @@
-import type { AgentBase } from '../agent/agentBase.js';
+import type { Agent } from '../agent/agent.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import type { ModelOptions, ToolChoice, ToolSchema } from '../model/chatModel.js';
 
 interface EventBase {
   /** The agent whose call fired the event. */
-  readonly agent: AgentBase;
+  readonly agent: Agent;
 }
 
 /** Before `doCall`: hooks may replace the call's input and its system prompt. */

@@ -1,9 +1,8 @@
 import { from, isObservable, Observable, type ObservableInput, of, Subscription } from 'rxjs';
-import type { AgentBase } from '../agent/agentBase.js';
+import type { Agent } from '../agent/agent.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
-import type { Tool, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
-import type { ToolEvent } from './toolkit.js';
+import type { Tool, ToolEvent, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
 
 /** One run's inputs, after the toolkit found the tool and validated its arguments. */
 export interface ToolRun {
@@ -124,7 +123,7 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
  */
 class RunContext implements ToolExecutionContext {
   readonly toolCallId: string;
-  readonly agent?: AgentBase;
+  readonly agent?: Agent;
   readonly #controller: LazyAbortController;
 
   constructor(context: ToolExecutionContext, controller: LazyAbortController) {

@@ -4,7 +4,16 @@ import { zodToJsonSchema } from 'zod-to-json-schema';
 import { InvalidArgumentError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { refsToDefinitions } from './refsToDefinitions.js';
-import type { InferToolArgs, ToolParameters } from './tool.js';
+
+/** A zod v3 or v4 schema (anything with `safeParse`), or a plain JSON Schema object. */
+export type ToolParameters = object;
+
+/** The argument type a zod v3 or v4 schema parses to; `JsonObject` for a plain JSON Schema. */
+export type InferToolArgs<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : JsonObject;
 
 /** One reason a value does not match a schema: where (`items[0].name`, `(root)`) and what. */
 export interface ValidationIssue {

@@ -1,9 +1,14 @@
 import type { Observable } from 'rxjs';
-import type { AgentBase } from '../agent/agentBase.js';
+import type { Agent } from '../agent/agent.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import type { ImageBlock, TextBlock } from '../message/contentBlock.js';
-import { ensureValidator, toJsonSchema } from './schema.js';
+import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import {
+  ensureValidator,
+  type InferToolArgs,
+  type ToolParameters,
+  toJsonSchema,
+} from './schema.js';
 
 /** What a tool produces: text, or text and image blocks. */
 export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
@@ -14,6 +19,11 @@ export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
  */
 export type ToolReturn = ToolOutput | Promise<ToolOutput> | Observable<ToolOutput>;
 
+/** What `Toolkit.execute` emits: streamed partial output, then exactly one result. */
+export type ToolEvent =
+  | { readonly type: 'chunk'; readonly output: ToolOutput }
+  | { readonly type: 'result'; readonly result: ToolResultBlock };
+
 /**
  * Handed to every tool run. Stop work when `signal` aborts (interrupt, unsubscribe, timeout).
  * The toolkit's context creates the run's signal on first read (a getter, so most runs of
@@ -23,18 +33,8 @@ export type ToolReturn = ToolOutput | Promise<ToolOutput> | Observable<ToolOutpu
 export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;
-  readonly agent?: AgentBase;
+  readonly agent?: Agent;
 }
-
-/** A zod v3 or v4 schema (anything with `safeParse`), or a plain JSON Schema object. */
-export type ToolParameters = object;
-
-/** The argument type a zod v3 or v4 schema parses to; `JsonObject` for a plain JSON Schema. */
-export type InferToolArgs<S> = S extends { _zod: { output: infer O } }
-  ? O
-  : S extends { _output: infer O }
-    ? O
-    : JsonObject;
 
 /** A function the model can call. Build one with `tool()`. */
 export interface Tool<Args = unknown> {

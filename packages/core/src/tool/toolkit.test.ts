@@ -4,8 +4,14 @@ import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { StateError, ToolError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import { type ToolCallRequest, type ToolExecutionContext, type ToolReturn, tool } from './tool.js';
-import { type ToolEvent, Toolkit } from './toolkit.js';
+import {
+  type ToolCallRequest,
+  type ToolEvent,
+  type ToolExecutionContext,
+  type ToolReturn,
+  tool,
+} from './tool.js';
+import { Toolkit } from './toolkit.js';
 
 const echo = tool({
   name: 'echo',

@@ -1,18 +1,12 @@
 import { defer, type Observable, of } from 'rxjs';
 import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
-import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { ToolSchema } from '../model/chatModel.js';
 import type { StateModule } from '../state/stateModule.js';
 import { runTool } from './runTool.js';
 import { toJsonSchema } from './schema.js';
-import type { Tool, ToolCallRequest, ToolExecutionContext, ToolOutput } from './tool.js';
+import type { Tool, ToolCallRequest, ToolEvent, ToolExecutionContext } from './tool.js';
 import { resolveArguments } from './toolArguments.js';
-
-/** What `Toolkit.execute` emits: streamed partial output, then exactly one result. */
-export type ToolEvent =
-  | { readonly type: 'chunk'; readonly output: ToolOutput }
-  | { readonly type: 'result'; readonly result: ToolResultBlock };
 
 /** Options of a `Toolkit`. */
 export interface ToolkitOptions {

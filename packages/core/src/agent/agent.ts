@@ -1,0 +1,27 @@
+import type { Observable } from 'rxjs';
+import type { JsonObject } from '../json.js';
+import type { Msg } from '../message/msg.js';
+import type { CallOptions, InterruptContext } from './callContext.js';
+
+/**
+ * What hooks, tools and pipelines may use of an agent: who it is, calling it, letting it
+ * listen, interrupting it, and its state. `AgentBase` implements it; hook events and tool
+ * contexts are typed with it so they never depend on the class that runs them.
+ */
+export interface Agent {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  /** Whether a call is in flight. */
+  readonly isRunning: boolean;
+  /** Runs one call: cold, emits one reply Msg and completes, or errors. */
+  call(input?: Msg | readonly Msg[], options?: CallOptions): Observable<Msg>;
+  /** Receives messages without replying: cold, emits one `undefined`, then completes. */
+  observe(input: Msg | readonly Msg[]): Observable<void>;
+  /** Asks the running call to stop (cooperative). */
+  interrupt(message?: Msg, source?: InterruptContext['source']): void;
+  /** The agent's whole state, JSON-only. */
+  stateDict(): JsonObject;
+  /** Restores a state from `stateDict()`. */
+  loadStateDict(state: JsonObject): void;
+}

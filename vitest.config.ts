@@ -13,6 +13,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 20_000,

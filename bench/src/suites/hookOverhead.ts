@@ -32,11 +32,14 @@ class NoopAgent extends AgentBase {
 
 const context: CallContext = {
   callId: 'direct',
+  agent: new NoopAgent({ name: 'direct' }),
   signal: new AbortController().signal,
   options: {},
   systemPrompt: '',
   addUsage: () => undefined,
   usage: undefined,
+  notify: (event) => of(event),
+  listens: () => false,
 };
 
 function callsPerSecond(calls: number, once: (done: () => void) => void): number {

@@ -1,12 +1,13 @@
 export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions } from './agent/agentBase.js';
 export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
+export type { CallContext } from './agent/callContext.js';
 export type {
-  CallContext,
   CallOptions,
   InterruptContext,
   StructuredOutputSchema,
-} from './agent/callContext.js';
+} from './agent/callOptions.js';
+export { type HookRoom, Phases } from './agent/phases.js';
 export {
   AgentBusyError,
   AgentError,
@@ -41,6 +42,7 @@ export type {
   PreSummaryEvent,
   ReasoningChunkEvent,
   Stoppable,
+  ToolResultKind,
 } from './hooks/hookEvent.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
@@ -106,6 +108,7 @@ export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export type { Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
+export { interruptedOutput } from './tool/runTool.js';
 export {
   formatIssues,
   type InferToolArgs,

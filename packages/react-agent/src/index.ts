@@ -2,7 +2,8 @@ export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finis
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
-export type { FinalAnswerDecision, GenerateReason } from './loop/step.js';
+export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
+export { Transcript } from './loop/transcript.js';
 export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
 export { ReActAgent } from './reactAgent.js';

@@ -10,38 +10,34 @@ import {
   type Memory,
   type ModelOptions,
   type Msg,
+  Phases,
   Toolkit,
   type ToolUseBlock,
   toolUses,
   withMetadata,
 } from '@rxagent/core';
-import {
-  defer,
-  EMPTY,
-  map,
-  Observable,
-  of,
-  type Subscriber,
-  Subscription,
-  type TeardownLogic,
-} from 'rxjs';
+import { defer, EMPTY, map, Observable, of } from 'rxjs';
 import { actingStep } from './acting/actingStep.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput } from './loop/admitInput.js';
-import { pendingToolCalls } from './loop/pendingToolCalls.js';
 import { ReActCallState } from './loop/reactCallState.js';
-import type { FinalAnswerDecision, GenerateReason, Step } from './loop/step.js';
-import type { StepHost } from './loop/stepHost.js';
-import { StepPhases } from './loop/stepPhases.js';
-import { summaryStep } from './loop/summaryStep.js';
-import { errorResult, interruptedResult, toolResultMsg } from './loop/toolResultMsg.js';
+import { runReactLoop } from './loop/reactLoop.js';
+import type {
+  FinalAnswerDecision,
+  FinalStep,
+  GenerateReason,
+  RunnableStep,
+  Step,
+} from './loop/step.js';
+import { Transcript } from './loop/transcript.js';
 import type { ReActAgentOptions } from './reactAgentOptions.js';
 import {
   type ReasoningOutcome,
   type ReasoningSetup,
   reasoningStep,
 } from './reasoning/reasoningStep.js';
+import { summaryStep } from './reasoning/summaryStep.js';
 
 /**
  * An agent that reasons and acts over native function calling: it asks the model, runs the
@@ -72,7 +68,6 @@ export class ReActAgent extends AgentBase {
   readonly #concurrency: number;
   readonly #dedupe: boolean;
   readonly #finishGuard: FinishGuard | undefined;
-  readonly #host: StepHost;
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -102,13 +97,6 @@ export class ReActAgent extends AgentBase {
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
-    this.#host = {
-      agent: this,
-      name: this.name,
-      memory: this.memory,
-      notify: (event) => this.notify(event),
-      hasEventListeners: () => this.hasEventListeners,
-    };
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
   }
@@ -117,10 +105,35 @@ export class ReActAgent extends AgentBase {
     return this.sysPrompt;
   }
 
+  /**
+   * Admits the input through the call's transcript, then runs the reason → act loop
+   * (`runReactLoop`) and emits the reply of its final step. However the call ends — reply,
+   * error, interrupt or unsubscribe — every open tool call is sealed and `onCallEnd` runs
+   * once.
+   */
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
-      const first = admitInput(this.memory, this.name, msgs);
-      return this.#loop(first, this.createCallState(context), subscriber);
+      const transcript = new Transcript(this.memory, this.name);
+      const first = admitInput(transcript, msgs);
+      const state = this.createCallState(context, transcript);
+      let outcome: 'complete' | 'error' | undefined;
+      const running = runReactLoop(first, (step) => this.#next(step, state), {
+        final: (step) => subscriber.next(this.#finalReply(step)),
+        error: (error) => {
+          outcome = 'error';
+          transcript.seal();
+          subscriber.error(error);
+        },
+        complete: () => {
+          outcome = 'complete';
+          subscriber.complete();
+        },
+      });
+      return () => {
+        running.unsubscribe();
+        if (outcome === undefined) transcript.seal();
+        this.onCallEnd(state, outcome ?? 'cancelled');
+      };
     });
   }
 
@@ -134,17 +147,21 @@ export class ReActAgent extends AgentBase {
   protected override handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg> {
     return super.handleInterrupt(context, msgs).pipe(
       map((reply) => {
-        this.#sealPendingToolCalls();
+        const transcript = new Transcript(this.memory, this.name);
+        transcript.seal();
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
-        this.memory.add(stored);
+        transcript.add(stored);
         return stored;
       }),
     );
   }
 
-  /** The state of a new call; subclasses may choose a per-call toolkit here. */
-  protected createCallState(context: CallContext): ReActCallState {
-    return new ReActCallState(context, this.toolkit);
+  /**
+   * The room of a new call; subclasses may choose a per-call toolkit here. Every memory write
+   * of the call goes through `transcript`.
+   */
+  protected createCallState(context: CallContext, transcript: Transcript): ReActCallState {
+    return new ReActCallState(context, this.toolkit, transcript);
   }
 
   /**
@@ -165,82 +182,24 @@ export class ReActAgent extends AgentBase {
   /** Called once when a call ends, however it ends. */
   protected onCallEnd(_state: ReActCallState, _outcome: 'complete' | 'error' | 'cancelled'): void {}
 
-  /**
-   * The reason → act loop: runs each step's Observable and feeds the steps it emits back in
-   * (what `expand` does, in one subscriber rather than expand, filter, map, tap and
-   * finalize layers a parked call would hold), emits the reply of a final step, and completes
-   * once no step is running. Returns the teardown: on error, interrupt or unsubscribe every
-   * open tool call is sealed, and `onCallEnd` runs once, however the call ended.
-   */
-  #loop(first: Step, state: ReActCallState, subscriber: Subscriber<Msg>): TeardownLogic {
-    const running = new Subscription();
-    let active = 0;
-    let outcome: 'complete' | 'error' | undefined;
-    const fail = (error: unknown): void => {
-      if (outcome !== undefined) return;
-      outcome = 'error';
-      this.#sealPendingToolCalls();
-      subscriber.error(error);
-    };
-    const stepDone = (): void => {
-      active--;
-      if (active > 0 || outcome !== undefined) return;
-      outcome = 'complete';
-      subscriber.complete();
-    };
-    const run = (step: Step): void => {
-      if (step.kind === 'final') {
-        subscriber.next(this.#finalReply(step, state));
-        return;
+  /** Runs one step, after an interrupt checkpoint (errors like `checkInterrupted()`). */
+  #next(step: RunnableStep, state: ReActCallState): Observable<Step> {
+    return defer(() => {
+      if (this.interruptRequested) return this.checkInterrupted();
+      switch (step.kind) {
+        case 'reason':
+          return this.#reason(state);
+        case 'act':
+          return this.#act(step.calls, step.invalidArguments, state);
+        case 'summary':
+          return this.#summarize(state);
       }
-      active++;
-      running.add(
-        this.#next(step, state).subscribe({
-          next: (next) => {
-            try {
-              run(next);
-            } catch (error) {
-              fail(error);
-            }
-          },
-          error: fail,
-          complete: stepDone,
-        }),
-      );
-    };
-    run(first);
-    return () => {
-      running.unsubscribe();
-      if (outcome === undefined) this.#sealPendingToolCalls();
-      this.onCallEnd(state, outcome ?? 'cancelled');
-    };
-  }
-
-  #next(step: Step, state: ReActCallState): Observable<Step> {
-    switch (step.kind) {
-      case 'reason':
-        return this.#checkpoint(() => this.#reason(state));
-      case 'act':
-        return this.#checkpoint(() => this.#act(step.calls, step.invalidArguments, state));
-      case 'summary':
-        return this.#checkpoint(() => this.#summarize(state));
-      case 'final':
-        return EMPTY;
-    }
-  }
-
-  /**
-   * An interrupt checkpoint, then `step()`: errors like `checkInterrupted()` when an interrupt
-   * is pending. One subscription per step, where concat(checkInterrupted(), defer(step))
-   * took five.
-   */
-  #checkpoint(step: () => Observable<Step>): Observable<Step> {
-    return defer(() => (this.interruptRequested ? this.checkInterrupted() : step()));
+    });
   }
 
   #summarize(state: ReActCallState): Observable<Step> {
-    return summaryStep(this.#host, state, this.#setup, this.maxIters).pipe(
-      map((reply) => this.#store(reply, 'max_iterations')),
+    return summaryStep(state, this.#setup, this.maxIters).pipe(
+      map((reply) => this.#store(state, reply, 'max_iterations')),
     );
   }
 
@@ -248,8 +207,8 @@ export class ReActAgent extends AgentBase {
     if (state.iterations >= this.maxIters) return of({ kind: 'summary' });
     state.iterations++;
     return new Observable<Step>((subscriber) => {
-      const phases = new StepPhases(subscriber);
-      phases.after(reasoningStep(this.#host, state, this.#setup), (outcome) =>
+      const phases = new Phases(subscriber);
+      phases.after(reasoningStep(state, this.#setup), (outcome) =>
         phases.forward(this.#afterReasoning(outcome, state)),
       );
       return phases.subscription;
@@ -261,28 +220,27 @@ export class ReActAgent extends AgentBase {
     { reply, stopRequested }: ReasoningOutcome,
     state: ReActCallState,
   ): Observable<Step> {
+    const { transcript } = state;
     const calls = toolUses(reply);
     if (calls.length === 0) {
-      if (stopRequested) return of(this.#store(reply, 'stop'));
+      if (stopRequested) return of(this.#store(state, reply, 'stop'));
       return this.onFinalAnswer(reply, state).pipe(
-        map((decision) => this.#decide(decision, reply)),
+        map((decision) => this.#decide(decision, reply, state)),
       );
     }
-    this.memory.add(reply);
+    transcript.add(reply);
     if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
     if (state.iterations >= this.maxIters) {
-      for (const call of calls) {
-        const text = `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`;
-        this.memory.add(toolResultMsg(this.name, errorResult(call, text)));
-      }
+      transcript.close(
+        calls,
+        (call) =>
+          `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`,
+        'not_executed',
+      );
       return of({ kind: 'summary' });
     }
     const invalid = reply.metadata['invalidToolArguments'];
-    return of({
-      kind: 'act',
-      calls,
-      invalidArguments: (invalid as JsonObject | undefined) ?? {},
-    });
+    return of({ kind: 'act', calls, invalidArguments: (invalid as JsonObject | undefined) ?? {} });
   }
 
   #act(
@@ -290,45 +248,40 @@ export class ReActAgent extends AgentBase {
     invalidArguments: JsonObject,
     state: ReActCallState,
   ): Observable<Step> {
-    state.stopAfterBatch = false;
-    return actingStep(this.#host, state, calls, {
+    return actingStep(state, calls, {
       concurrency: this.#concurrency,
       dedupe: this.#dedupe,
       invalidArguments,
     }).pipe(
-      map((results): Step => {
+      map(({ results, stopRequested }): Step => {
         const finished = this.onActingComplete(results, state);
         if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
         const last = results[results.length - 1];
-        if (state.stopAfterBatch && last)
-          return { kind: 'final', reply: last, reason: 'acting_stopped' };
+        if (stopRequested && last) return { kind: 'final', reply: last, reason: 'acting_stopped' };
         return { kind: 'reason' };
       }),
     );
   }
 
-  #decide(decision: FinalAnswerDecision, draft: Msg): Step {
-    if (decision.accept) return this.#store(decision.reply, 'stop');
-    if (decision.keepDraft) this.memory.add(draft);
-    this.memory.add(decision.feedback);
+  #decide(decision: FinalAnswerDecision, draft: Msg, state: ReActCallState): Step {
+    const metadata = decision.details ? { finishGuard: decision.details } : undefined;
+    if (decision.accept) return this.#store(state, decision.reply, 'stop', metadata);
+    if (decision.keepDraft) state.transcript.add(draft);
+    state.transcript.add(decision.feedback);
     return { kind: 'reason' };
   }
 
-  #store(reply: Msg, reason: GenerateReason): Step {
-    this.memory.add(reply);
-    return { kind: 'final', reply, reason };
+  #store(
+    state: ReActCallState,
+    reply: Msg,
+    reason: GenerateReason,
+    metadata?: JsonObject,
+  ): FinalStep {
+    state.transcript.add(reply);
+    return { kind: 'final', reply, reason, ...(metadata !== undefined && { metadata }) };
   }
 
-  #finalReply(step: Extract<Step, { kind: 'final' }>, state: ReActCallState): Msg {
-    const extra: JsonObject = { generateReason: step.reason };
-    if (state.guardDetails) extra['finishGuard'] = state.guardDetails;
-    return withMetadata(step.reply, extra);
-  }
-
-  /** Gives every open tool call an `[interrupted]` result, so memory stays a valid conversation. */
-  #sealPendingToolCalls(): void {
-    for (const call of pendingToolCalls(this.memory.messages()).calls) {
-      this.memory.add(toolResultMsg(this.name, interruptedResult(call)));
-    }
+  #finalReply(step: FinalStep): Msg {
+    return withMetadata(step.reply, { ...step.metadata, generateReason: step.reason });
   }
 }

@@ -7,7 +7,7 @@ import {
   type ToolParameters,
   type ValidationIssue,
 } from '@rxagent/core';
-import { ReActCallState } from '@rxagent/react-agent';
+import { ReActCallState, type Transcript } from '@rxagent/react-agent';
 import { responseParameters, responseTool } from './responseTool.js';
 import type { StructuredOutputReminder } from './structuredOutputReminder.js';
 
@@ -79,9 +79,10 @@ export class StructuredCallState extends ReActCallState {
   constructor(
     context: CallContext,
     toolkit: Toolkit,
+    transcript: Transcript,
     readonly structured: StructuredCall,
     readonly preexisting: ReadonlySet<string>,
   ) {
-    super(context, toolkit);
+    super(context, toolkit, transcript);
   }
 }

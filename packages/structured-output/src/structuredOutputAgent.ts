@@ -19,6 +19,7 @@ import {
   ReActAgent,
   type ReActAgentOptions,
   type ReActCallState,
+  type Transcript,
 } from '@rxagent/react-agent';
 import { defer, map, type Observable, of } from 'rxjs';
 import { compactStructuredCall, responseCallIds } from './compactStructuredCall.js';
@@ -131,12 +132,18 @@ export class StructuredOutputAgent extends ReActAgent {
     }).pipe(map((reply) => this.#requireResponse(reply)));
   }
 
-  protected override createCallState(context: CallContext): ReActCallState {
+  protected override createCallState(context: CallContext, transcript: Transcript): ReActCallState {
     const call = this.#pending.get(context);
-    if (call === undefined) return super.createCallState(context);
+    if (call === undefined) return super.createCallState(context, transcript);
     this.#pending.delete(context);
-    const preexisting = new Set(this.memory.messages().map((msg) => msg.id));
-    return new StructuredCallState(context, this.toolkit.extend([call.tool]), call, preexisting);
+    const preexisting = new Set(transcript.messages().map((msg) => msg.id));
+    return new StructuredCallState(
+      context,
+      this.toolkit.extend([call.tool]),
+      transcript,
+      call,
+      preexisting,
+    );
   }
 
   protected override onFinalAnswer(
@@ -175,12 +182,12 @@ export class StructuredOutputAgent extends ReActAgent {
     const call = state.structured;
     if (outcome === 'complete') {
       // A hook paused the call: keep its open tool calls for the resuming call, drop only reminders.
-      this.memory.delete(call.reminderIds);
+      state.transcript.delete(call.reminderIds);
       return;
     }
-    const messages = this.memory.messages();
+    const messages = state.transcript.messages();
     const callIds = responseCallIds(messages, state.preexisting);
-    this.memory.replace(compactStructuredCall(messages, { ...artefactsOf(call), callIds }));
+    state.transcript.replace(compactStructuredCall(messages, { ...artefactsOf(call), callIds }));
   }
 
   #rejectPlainText(reply: Msg, state: StructuredCallState): FinalAnswerDecision {
@@ -204,9 +211,11 @@ export class StructuredOutputAgent extends ReActAgent {
     const call = state.structured;
     call.succeeded = true;
     const reply = responseMsg(this.name, response);
-    const messages = this.memory.messages();
+    const messages = state.transcript.messages();
     const callIds = responseCallIds(messages, state.preexisting);
-    this.memory.replace(compactStructuredCall(messages, { ...artefactsOf(call), callIds }, reply));
+    state.transcript.replace(
+      compactStructuredCall(messages, { ...artefactsOf(call), callIds }, reply),
+    );
     return reply;
   }
 

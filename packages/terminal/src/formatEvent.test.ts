@@ -56,7 +56,7 @@ describe('formatEvent', () => {
 
   it('shows the first line of a tool result, and marks errors and duplicates', () => {
     const call = { type: 'tool_use', id: 'c1', name: 'read_file', input: {} } as const;
-    const result = (output: string, isError?: boolean): AgentEvent => ({
+    const result = (output: string, isError?: boolean, duplicate?: boolean): AgentEvent => ({
       type: 'postActing',
       agent,
       toolCall: call,
@@ -67,11 +67,12 @@ describe('formatEvent', () => {
         output,
         ...(isError && { isError }),
       },
+      ...(duplicate && { resultKind: 'duplicate' as const }),
     });
     const { text } = render([
       result('line one\nline two'),
       result('Invalid path:\n  escapes the root', true),
-      result('[duplicate] Not run again'),
+      result('[duplicate] Not run again', false, true),
     ]);
     expect(text).toBe(
       '← read_file: line one …\n✗ read_file: Invalid path: escapes the root\n↺ read_file: [duplicate] Not run again\n',

@@ -134,7 +134,7 @@ function toolResultLine(event: Snapshot<'postActing'>, style: Style): string {
   // An error's reason is often on its second line, so errors are shown joined, not cut.
   if (result.isError) return style.red(`✗ ${result.name}: ${truncate(oneLine(text), LINE_LIMIT)}`);
   const output = truncate(firstLine(text), LINE_LIMIT) || '(empty)';
-  const mark = output.startsWith('[duplicate]') ? style.yellow('↺') : style.green('←');
+  const mark = event.resultKind === 'duplicate' ? style.yellow('↺') : style.green('←');
   return `${mark} ${style.magenta(result.name)}: ${output}`;
 }
 

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
-import type { CallOptions, InterruptContext } from './callContext.js';
+import type { CallOptions, InterruptContext } from './callOptions.js';
 
 /**
  * What hooks, tools and pipelines may use of an agent: who it is, calling it, letting it

@@ -22,7 +22,8 @@ import { textOf } from '../message/readers.js';
 import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
 import { EchoAgent } from '../testing/testAgents.js';
 import { AgentBase } from './agentBase.js';
-import type { CallContext, InterruptContext } from './callContext.js';
+import type { CallContext } from './callContext.js';
+import type { InterruptContext } from './callOptions.js';
 
 type Impl = (msgs: Msg[], context: CallContext, agent: TestAgent) => Observable<Msg>;
 

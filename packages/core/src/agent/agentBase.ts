@@ -19,7 +19,13 @@ import {
   UnsupportedStructuredOutputError,
 } from '../errors.js';
 import type { Hook } from '../hooks/hook.js';
-import type { ErrorEvent, HookEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
+import type {
+  ErrorEvent,
+  HookEvent,
+  HookEventType,
+  PostCallEvent,
+  PreCallEvent,
+} from '../hooks/hookEvent.js';
 import { HookRegistry } from '../hooks/hookRegistry.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
 import { runHooks } from '../hooks/runHooks.js';
@@ -34,8 +40,9 @@ import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
-import type { CallContext, CallOptions, InterruptContext } from './callContext.js';
-import { CallPhases } from './callPhases.js';
+import type { CallContext } from './callContext.js';
+import type { CallOptions, InterruptContext } from './callOptions.js';
+import { Phases } from './phases.js';
 
 /** Options every agent accepts. */
 export interface AgentBaseOptions {
@@ -72,6 +79,8 @@ export abstract class AgentBase implements Agent {
   readonly description: string;
 
   readonly #hooks = new HookRegistry();
+  readonly #hooksFor = (type: HookEventType): readonly Hook[] =>
+    this.#hooks.forType(systemHooks, type);
   /** Hub subscribers by hub id; created on the first hub (most agents never join one). */
   #subscribers: Map<string, readonly AgentBase[]> | undefined;
   readonly #state: StateRegistry;
@@ -227,18 +236,17 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Runs this agent's hooks (and the system hooks) on `event` and emits the event as they
-   * left it. Also records a snapshot for `stream()` subscribers.
+   * Runs this agent's hooks (and the system hooks) that want `event.type` on `event` and
+   * emits the event as they left it; during a call, also records a snapshot for `stream()`
+   * subscribers (`CallContext.notify` of the running call).
    */
   protected notify<E extends HookEvent>(event: E): Observable<E> {
-    const run = runHooks(this.#hooks.merged(systemHooks), event);
-    const sink = this.#active?.sink;
-    return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+    return this.#active?.context.notify(event) ?? runHooks(this.#hooksFor(event.type), event);
   }
 
   /**
-   * Whether anything listens to hook events of the current call (a hook or a `stream()`):
-   * lets subclasses skip building per-chunk events nobody receives.
+   * Whether anything listens to hook events of the current call (a hook or a `stream()`);
+   * `CallContext.listens(type)` asks the same of one event type.
    */
   protected get hasEventListeners(): boolean {
     return this.#hooks.merged(systemHooks).length > 0 || this.#active?.sink !== undefined;
@@ -265,6 +273,7 @@ export abstract class AgentBase implements Agent {
     sink: ((event: AgentEvent) => void) | undefined,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
+      // 1. The running guard: a second call while one is in flight changes nothing.
       if (this.#active) {
         subscriber.error(new AgentBusyError(this.name));
         return;
@@ -280,11 +289,12 @@ export abstract class AgentBase implements Agent {
         subscriber.error(error);
         return;
       }
-      const call = new ActiveCall(options, this.defaultSystemPrompt(), sink);
+      const call = new ActiveCall(this, options, this.defaultSystemPrompt(), this.#hooksFor, sink);
       this.#active = call;
+      // 2. An interrupt made while idle does not cut this call.
       this.#interrupt = undefined;
-      const phases = new CallPhases<Msg>(subscriber);
-      this.#start(call, msgs, phases);
+      const phases = new Phases<Msg>(subscriber);
+      this.#lifecycle(call, msgs, phases);
       return () => {
         // Cancel first, so a cancelled doCall's own teardown already sees the aborted signal.
         if (!phases.settled)
@@ -295,96 +305,82 @@ export abstract class AgentBase implements Agent {
     });
   }
 
-  /** preCall hooks, then doCall: its reply goes to `#deliver`, its error to `#recover`. */
-  #start(call: ActiveCall, input: Msg[], phases: CallPhases<Msg>): void {
+  /**
+   * The steps of one call after the guard, in order: 3. preCall hooks (input and system
+   * prompt); 4. doCall (no reply is a `NoReplyError`); 5. postCall hooks; 6. broadcast to
+   * hub subscribers; 7. release the guard, then emit the reply. An interrupt becomes
+   * `handleInterrupt`'s reply (marked), which goes on from step 5; any other error runs the
+   * error hooks and fails the call. Nothing goes on once the caller has unsubscribed.
+   */
+  #lifecycle(call: ActiveCall, input: Msg[], phases: Phases<Msg>): void {
+    const context = call.context;
     let msgs = input;
-    const recover = (error: unknown): void => this.#recover(error, call, msgs, phases);
-    this.#afterHooks<PreCallEvent>(
-      { type: 'preCall', agent: this, input: msgs, systemPrompt: call.systemPrompt },
-      phases,
-      (event) => {
-        msgs = event.input;
-        call.systemPrompt = event.systemPrompt;
-        phases.after(
-          lastReply(
-            () => this.doCall(msgs, call.context),
-            () => new NoReplyError(this.name),
+    const fail = (error: unknown): void => this.#fail(error, call, phases);
+    const reply = (
+      source: () => Observable<Msg>,
+      then: (reply: Msg) => void,
+      onError: (error: unknown) => void,
+    ): void =>
+      phases.after(
+        lastReply(source, () => new NoReplyError(this.name)),
+        then,
+        onError,
+      );
+    const preCall: PreCallEvent = {
+      type: 'preCall',
+      agent: this,
+      input: msgs,
+      systemPrompt: context.systemPrompt,
+    };
+    const deliver = (doCallReply: Msg): void => {
+      if (call.cancelled) return phases.end();
+      const postCall: PostCallEvent = {
+        type: 'postCall',
+        agent: this,
+        reply: this.#withCallMetadata(doCallReply, call),
+      };
+      phases.afterHooks(
+        context,
+        postCall,
+        (post) =>
+          phases.after(
+            this.#broadcast(post.reply),
+            (delivered) => {
+              this.#release(call);
+              phases.finish(delivered);
+            },
+            fail,
           ),
-          (reply) => this.#deliver(reply, call, phases),
-          recover,
-        );
+        fail,
+      );
+    };
+    const recover = (error: unknown): void => {
+      if (call.cancelled) return phases.end();
+      if (!this.#isInterrupt(error)) return fail(error);
+      const interrupt = this.#interrupt ?? { source: 'system' as const };
+      reply(
+        () => this.handleInterrupt(interrupt, msgs),
+        (interrupted) =>
+          deliver(withMetadata(interrupted, { interrupted: true, generateReason: 'interrupted' })),
+        fail,
+      );
+    };
+    phases.afterHooks(
+      context,
+      preCall,
+      (pre) => {
+        msgs = pre.input;
+        call.systemPrompt = pre.systemPrompt;
+        reply(() => this.doCall(msgs, context), deliver, recover);
       },
       recover,
     );
   }
 
-  /** postCall hooks, broadcast, release, reply; nothing when the call was cancelled. */
-  #deliver(reply: Msg, call: ActiveCall, phases: CallPhases<Msg>): void {
-    const fail = (error: unknown): void => this.#fail(error, call, phases);
-    // A doCall that reacts to a cancellation by replying must not reach hooks or subscribers.
-    if (call.cancelled) {
-      phases.end();
-      return;
-    }
-    phases.run(
-      (final: Msg) =>
-        this.#afterHooks<PostCallEvent>(
-          { type: 'postCall', agent: this, reply: this.#withCallMetadata(final, call) },
-          phases,
-          (event) =>
-            phases.after(
-              this.#broadcast(event.reply),
-              (delivered) => {
-                this.#release(call);
-                phases.finish(delivered);
-              },
-              fail,
-            ),
-          fail,
-        ),
-      reply,
-      fail,
+  #isInterrupt(error: unknown): boolean {
+    return (
+      error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error))
     );
-  }
-
-  /** An interrupt becomes `handleInterrupt`'s reply (marked); any other error fails the call. */
-  #recover(error: unknown, call: ActiveCall, msgs: Msg[], phases: CallPhases<Msg>): void {
-    if (call.cancelled) {
-      phases.end();
-      return;
-    }
-    const fail = (cause: unknown): void => this.#fail(cause, call, phases);
-    const interrupted =
-      error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error));
-    if (!interrupted) {
-      fail(error);
-      return;
-    }
-    const context = this.#interrupt ?? { source: 'system' as const };
-    phases.after(
-      lastReply(
-        () => this.handleInterrupt(context, msgs),
-        () => new NoReplyError(this.name),
-      ),
-      (reply) =>
-        this.#deliver(
-          withMetadata(reply, { interrupted: true, generateReason: 'interrupted' }),
-          call,
-          phases,
-        ),
-      fail,
-    );
-  }
-
-  /** The hooks on `event`, then `then` with the event as they left it; at once when nothing listens. */
-  #afterHooks<E extends HookEvent>(
-    event: E,
-    phases: CallPhases<Msg>,
-    then: (event: E) => void,
-    onError: (error: unknown) => void,
-  ): void {
-    if (this.hasEventListeners) phases.after(this.notify(event), then, onError);
-    else phases.run(then, event, onError);
   }
 
   #withCallMetadata(reply: Msg, call: ActiveCall): Msg {
@@ -410,14 +406,14 @@ export abstract class AgentBase implements Agent {
   }
 
   /** Runs the error hooks (each isolated), then releases the call and errors with `error` itself. */
-  #fail(error: unknown, call: ActiveCall, phases: CallPhases<Msg>): void {
+  #fail(error: unknown, call: ActiveCall, phases: Phases<Msg>): void {
     const event: ErrorEvent = { type: 'error', agent: this, error };
     const end = (): void => {
       call.sink?.(snapshotOf(event));
       this.#release(call);
       phases.fail(error);
     };
-    phases.after(runErrorHooks(this.#hooks.merged(systemHooks), event), end, end, end);
+    phases.after(runErrorHooks(this.#hooksFor('error'), event), end, end, end);
   }
 
   #release(call: ActiveCall): void {

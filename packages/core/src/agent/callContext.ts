@@ -1,29 +1,20 @@
-import type { Msg } from '../message/msg.js';
+import type { Observable } from 'rxjs';
+import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
 import type { Usage } from '../model/chatModel.js';
-
-/** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
-export type StructuredOutputSchema = object;
-
-/** Per-call options of `call()` and `stream()`. */
-export interface CallOptions {
-  /** Aborting it cancels the call, like unsubscribing. */
-  readonly signal?: AbortSignal;
-  /** Ask for a validated object in `reply.metadata.response` (StructuredOutputAgent only). */
-  readonly structuredOutput?: StructuredOutputSchema;
-}
-
-/** What `interrupt()` was given; passed to `handleInterrupt`. */
-export interface InterruptContext {
-  readonly message?: Msg;
-  readonly source: 'user' | 'system';
-}
+import type { Agent } from './agent.js';
+import type { CallOptions } from './callOptions.js';
 
 /**
- * The state of one call, handed to `doCall`. `signal` aborts on unsubscribe, on `interrupt()`
- * and when `options.signal` aborts: pass it to every model request and tool.
+ * The room of one call, handed to `doCall` and passed on to every step of it. `signal`
+ * aborts on unsubscribe, on `interrupt()` and when `options.signal` aborts: pass it to every
+ * model request and tool. `notify` runs the agent's hooks on an event of this call, and
+ * `listens` tells whether anyone would receive an event of a type, so a step can skip
+ * building events (per-chunk ones above all) that nobody wants.
  */
 export interface CallContext {
   readonly callId: string;
+  /** The agent running this call. */
+  readonly agent: Agent;
   readonly signal: AbortSignal;
   readonly options: CallOptions;
   /** The call's system prompt, as preCall hooks left it. */
@@ -32,4 +23,12 @@ export interface CallContext {
   addUsage(usage: Usage | undefined): void;
   /** The usage summed so far, if any request reported one. */
   readonly usage: Usage | undefined;
+  /**
+   * Runs the agent's hooks (and the system hooks) that want `event.type` on `event`, one
+   * after another, records a snapshot for `stream()`, and emits the event as the hooks left
+   * it. Cold; one value, then completes; errors with a hook's error.
+   */
+  notify<E extends HookEvent>(event: E): Observable<E>;
+  /** Whether a hook or a `stream()` subscriber receives events of `type` in this call. */
+  listens(type: HookEventType): boolean;
 }

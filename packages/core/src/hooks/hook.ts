@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { HookEvent } from './hookEvent.js';
+import type { HookEvent, HookEventType } from './hookEvent.js';
 
 /**
  * What a hook returns: nothing (it may have changed the event in place), a replacement event
@@ -19,10 +19,16 @@ export type HookResult =
  * `priority` (default 100), ties in registration order; each sees the event as the previous
  * hook left it. A hook that throws or errors fails the call with that error.
  *
+ * `events` names the event types the hook wants; without it the hook receives every event.
+ * Naming them is worth it for a hook that ignores the per-chunk events (`reasoningChunk`,
+ * `actingChunk`): when no hook and no `stream()` wants chunk events, the agent does not
+ * build them at all.
+ *
  * @example
  * ```ts
  * const shout: Hook = {
  *   name: 'shout',
+ *   events: ['postCall'],
  *   onEvent(event) {
  *     if (event.type === 'postCall') event.reply = assistantMsg(textOf(event.reply).toUpperCase());
  *   },
@@ -32,6 +38,8 @@ export type HookResult =
 export interface Hook {
   readonly name?: string;
   readonly priority?: number;
+  /** The event types this hook receives; all of them when omitted. */
+  readonly events?: readonly HookEventType[];
   onEvent(event: HookEvent): HookResult;
 }
 

@@ -78,11 +78,22 @@ export interface ActingChunkEvent extends EventBase {
   readonly chunk: ToolResultBlock['output'];
 }
 
+/**
+ * Why a tool result was written by the framework rather than by its tool, recorded as the
+ * tool Msg's `metadata.resultKind`: `duplicate` (an identical call in the same agent call
+ * was answered instead of run), `interrupted` (the call was cut before the tool finished),
+ * `cancelled` (a new message arrived while the call was pending), `not_executed` (the step
+ * budget ran out). A result its tool produced has none.
+ */
+export type ToolResultKind = 'duplicate' | 'interrupted' | 'cancelled' | 'not_executed';
+
 /** After a tool ran: hooks may change the result before it is stored (the `id` is kept). */
 export interface PostActingEvent extends EventBase, Stoppable {
   readonly type: 'postActing';
   readonly toolCall: ToolUseBlock;
   result: ToolResultBlock;
+  /** Set when the framework, not the tool, produced the result (e.g. `duplicate`). */
+  readonly resultKind?: ToolResultKind;
 }
 
 /** Before the max-iterations summary request. */

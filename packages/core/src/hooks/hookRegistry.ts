@@ -1,4 +1,5 @@
 import { DEFAULT_HOOK_PRIORITY, type Hook } from './hook.js';
+import type { HookEventType } from './hookEvent.js';
 
 interface Entry {
   readonly hook: Hook;
@@ -11,14 +12,20 @@ let nextSeq = 0;
 
 /**
  * An ordered set of hooks. `merged()` combines it with another registry (the system hooks)
- * into one list sorted by priority then registration; the result is cached until either
- * registry changes, so dispatch never sorts.
+ * into one list sorted by priority then registration, and `forType()` keeps the hooks of
+ * that list that want one event type; both are cached until either registry changes, so
+ * dispatch never sorts or filters.
  */
 export class HookRegistry {
   #entries: Entry[] = [];
   #version = 0;
   #cache:
-    | { readonly own: number; readonly other: number; readonly hooks: readonly Hook[] }
+    | {
+        readonly own: number;
+        readonly other: number;
+        readonly hooks: readonly Hook[];
+        readonly byType: Map<HookEventType, readonly Hook[]>;
+      }
     | undefined;
 
   /** Bumped on every change. */
@@ -37,6 +44,14 @@ export class HookRegistry {
     if (hook.priority !== undefined && !Number.isFinite(hook.priority)) {
       throw new TypeError(
         `Hook "${hook.name ?? 'anonymous'}" has priority ${String(hook.priority)}; use a finite number (default ${DEFAULT_HOOK_PRIORITY}).`,
+      );
+    }
+    if (
+      hook.events !== undefined &&
+      (!Array.isArray(hook.events) || hook.events.some((type) => typeof type !== 'string'))
+    ) {
+      throw new TypeError(
+        `Hook "${hook.name ?? 'anonymous'}" has events ${JSON.stringify(hook.events)}; use an array of event types such as ['preCall', 'postCall'], or leave it out for every event.`,
       );
     }
     const entry: Entry = { hook, priority: hook.priority ?? DEFAULT_HOOK_PRIORITY, seq: nextSeq++ };
@@ -58,13 +73,30 @@ export class HookRegistry {
 
   /** This registry's hooks and `other`'s, in dispatch order. */
   merged(other: HookRegistry): readonly Hook[] {
+    return this.#merged(other).hooks;
+  }
+
+  /** The hooks of `merged(other)` that want events of `type`, in dispatch order. */
+  forType(other: HookRegistry, type: HookEventType): readonly Hook[] {
+    const merged = this.#merged(other);
+    let hooks = merged.byType.get(type);
+    if (hooks === undefined) {
+      hooks = merged.hooks.filter(
+        (hook) => hook.events === undefined || hook.events.includes(type),
+      );
+      merged.byType.set(type, hooks);
+    }
+    return hooks;
+  }
+
+  #merged(other: HookRegistry) {
     const cache = this.#cache;
-    if (cache && cache.own === this.#version && cache.other === other.#version) return cache.hooks;
+    if (cache && cache.own === this.#version && cache.other === other.#version) return cache;
     const hooks = [...this.#entries, ...other.#entries]
       .sort((a, b) => a.priority - b.priority || a.seq - b.seq)
       .map((entry) => entry.hook);
-    this.#cache = { own: this.#version, other: other.#version, hooks };
-    return hooks;
+    this.#cache = { own: this.#version, other: other.#version, hooks, byType: new Map() };
+    return this.#cache;
   }
 
   #removeWhere(matches: (entry: Entry) => boolean): void {

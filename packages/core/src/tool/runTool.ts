@@ -4,6 +4,14 @@ import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { Tool, ToolEvent, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
 
+/**
+ * The result text of a tool call cut by an interrupt or a cancellation, whoever records it
+ * (the toolkit when the tool's signal aborts, an agent sealing its open calls).
+ */
+export function interruptedOutput(toolName: string): string {
+  return `[interrupted] Tool "${toolName}" was interrupted before it finished.`;
+}
+
 /** One run's inputs, after the toolkit found the tool and validated its arguments. */
 export interface ToolRun {
   readonly tool: Tool<never>;
@@ -52,7 +60,7 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
     };
     const fail = (message: string): void => settle(`Tool "${tool.name}" ${message}`, true);
     function onAbort(): void {
-      settle(`[interrupted] Tool "${tool.name}" was interrupted before it finished.`, true, {
+      settle(interruptedOutput(tool.name), true, {
         reason: context.signal.reason,
       });
     }

@@ -1,8 +1,7 @@
 import type { Msg, ToolUseBlock } from '@rxagent/core';
-import { Observable, Subscription } from 'rxjs';
+import { defer, map, type Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
-import type { StepHost } from '../loop/stepHost.js';
-import { interruptedResult, toolResultMsg } from '../loop/toolResultMsg.js';
+import { mergeInOrder } from './mergeInOrder.js';
 import { runToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
 
 /** How a batch of tool calls runs. */
@@ -11,94 +10,36 @@ export interface ActingSetup extends ToolCallSetup {
   readonly concurrency: number;
 }
 
+/** What an acting step decided: the stored result Msgs (call order), and whether to stop. */
+export interface ActingOutcome {
+  readonly results: readonly Msg[];
+  /** A postActing hook of the batch asked to end the call after it. */
+  readonly stopRequested: boolean;
+}
+
 /**
- * Runs the tool calls of one reply, up to `concurrency` at once, and stores each result in
- * memory in call order (a result that finishes early waits for the ones before it). Cold;
- * emits the stored result Msgs (in call order) once the batch is done. On any other exit
- * (error, interrupt, unsubscribe) every call still without a stored result gets one —
- * its own result if it finished, an `[interrupted]` error result otherwise — so memory
- * stays a valid conversation.
- *
- * Written as one `new Observable` (a hand-written `mergeMap` with a limit) rather than
- * `from` + `mergeMap` + `count` + `map` + `tap` + `finalize`: six operator layers per batch.
+ * Runs the tool calls of one reply, up to `concurrency` at once, and has the transcript
+ * store each result in call order (a result that finishes early waits for the ones before
+ * it). Cold; emits one outcome once the batch is done. On any other exit (error, interrupt,
+ * unsubscribe) the loop seals the transcript, which gives every call still open its
+ * finished result or an `[interrupted]` one.
  */
 export function actingStep(
-  host: StepHost,
   state: ReActCallState,
   calls: readonly ToolUseBlock[],
   setup: ActingSetup,
-): Observable<Msg[]> {
-  return new Observable<Msg[]>((subscriber) => {
-    const slots: (Msg | undefined)[] = calls.map(() => undefined);
-    const limit = Math.max(1, setup.concurrency);
-    const running = new Subscription();
-    let started = 0;
-    let active = 0;
-    let finished = 0;
-    let stored = 0;
-    let done = false;
-    const flush = (): void => {
-      while (stored < calls.length && slots[stored]) host.memory.add(slots[stored++]!);
+): Observable<ActingOutcome> {
+  return defer(() => {
+    let stopRequested = false;
+    const store = (index: number, outcome: ToolCallOutcome): Msg => {
+      if (outcome.stopRequested) stopRequested = true;
+      return state.transcript.settle(calls[index]!, outcome.result, outcome.kind);
     };
-    const seal = (): void => {
-      if (done) return;
-      done = true;
-      for (; stored < calls.length; stored++) {
-        host.memory.add(
-          slots[stored] ?? toolResultMsg(host.name, interruptedResult(calls[stored]!)),
-        );
-      }
-    };
-    const settle = (index: number, outcome: ToolCallOutcome): void => {
-      if (outcome.stopRequested) state.stopAfterBatch = true;
-      slots[index] = toolResultMsg(host.name, outcome.result);
-      flush();
-    };
-    const fail = (error: unknown): void => {
-      seal();
-      subscriber.error(error);
-    };
-    const finishOne = (): void => {
-      active--;
-      finished++;
-      if (finished < calls.length) startMore();
-      else {
-        done = true;
-        subscriber.next(slots as Msg[]);
-        subscriber.complete();
-      }
-    };
-    // mergeMap(runToolCall, limit) by hand: starts calls in order, up to `limit` at once.
-    const startMore = (): void => {
-      while (active < limit && started < calls.length && !subscriber.closed) {
-        const index = started++;
-        active++;
-        running.add(
-          runToolCall(host, state, calls[index]!, setup).subscribe({
-            next: (outcome) => {
-              // A result a hook made invalid throws in toolResultMsg: it fails the batch.
-              try {
-                settle(index, outcome);
-              } catch (error) {
-                fail(error);
-              }
-            },
-            error: fail,
-            complete: finishOne,
-          }),
-        );
-      }
-    };
-    if (calls.length === 0) {
-      done = true;
-      subscriber.next([]);
-      subscriber.complete();
-      return undefined;
-    }
-    startMore();
-    return () => {
-      running.unsubscribe();
-      seal();
-    };
+    return mergeInOrder(
+      calls.length,
+      (index) => runToolCall(state, calls[index]!, setup),
+      setup.concurrency,
+      store,
+    ).pipe(map((results) => ({ results: results as Msg[], stopRequested })));
   });
 }

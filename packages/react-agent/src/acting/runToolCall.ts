@@ -2,19 +2,19 @@ import {
   type ActingChunkEvent,
   type JsonObject,
   type JsonValue,
+  Phases,
   type PostActingEvent,
   type PreActingEvent,
   type ToolEvent,
   type ToolResultBlock,
+  type ToolResultKind,
   type ToolUseBlock,
   toolOutputText,
 } from '@rxagent/core';
-import { concatMap, EMPTY, Observable, of } from 'rxjs';
+import { concatMap, EMPTY, filter, map, Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
-import { stableStringify } from '../loop/stableStringify.js';
-import type { StepHost } from '../loop/stepHost.js';
-import { StepPhases } from '../loop/stepPhases.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
+import { stableStringify } from './stableStringify.js';
 
 /** How one tool call runs. */
 export interface ToolCallSetup {
@@ -23,10 +23,14 @@ export interface ToolCallSetup {
   readonly invalidArguments: JsonObject;
 }
 
-/** A finished tool call: the result as postActing hooks left it, and whether one asked to stop. */
+/**
+ * A finished tool call: the result as postActing hooks left it, whether one asked to stop,
+ * and why the framework rather than the tool answered, if it did.
+ */
 export interface ToolCallOutcome {
   readonly result: ToolResultBlock;
   readonly stopRequested: boolean;
+  readonly kind?: ToolResultKind;
 }
 
 /**
@@ -35,55 +39,79 @@ export interface ToolCallOutcome {
  * (may change the result, never its id). Identical repeated calls within the agent call are
  * answered without running. Cold; emits one outcome.
  *
- * The phases run in one `new Observable` (see `StepPhases`); with nobody listening, the
- * hooks are skipped without an Observable, so a call costs little more than its tool.
+ * The phases run in one `new Observable` (see `Phases`); with nobody listening, the hooks
+ * are skipped without an Observable, so a call costs little more than its tool.
  */
 export function runToolCall(
-  host: StepHost,
   state: ReActCallState,
   call: ToolUseBlock,
   setup: ToolCallSetup,
 ): Observable<ToolCallOutcome> {
   return new Observable<ToolCallOutcome>((subscriber) => {
-    const phases = new StepPhases(subscriber);
+    const phases = new Phases(subscriber);
+    const { context } = state;
     const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
       // Raw (invalid) argument text counts only while no hook replaced the input.
       const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
-      const run = new ToolCallRun(host, state, toolCall, raw, setup.dedupe);
-      phases.after(run.events(), (toolEvent) => {
-        if (toolEvent.type !== 'result') return;
-        run.remember(toolEvent.result);
-        postActing(toolCall, toolEvent.result);
+      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
+      phases.after(run.result(), (result) => {
+        run.remember(result);
+        postActing(
+          toolCall,
+          result,
+          run.duplicate ? 'duplicate' : resultKind(result, context.signal),
+        );
       });
     };
-    const postActing = (toolCall: ToolUseBlock, result: ToolResultBlock): void => {
+    const postActing = (
+      toolCall: ToolUseBlock,
+      result: ToolResultBlock,
+      kind: ToolResultKind | undefined,
+    ): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostActingEvent>(
-        { type: 'postActing', agent: host.agent, toolCall, result },
-        host.hasEventListeners(),
+        {
+          type: 'postActing',
+          agent: context.agent,
+          toolCall,
+          result,
+          ...(kind !== undefined && { resultKind: kind }),
+        },
+        context.listens('postActing'),
       );
-      phases.afterHooks(host, event, (final) =>
+      phases.afterHooks(context, event, (final) =>
         phases.finish({
           result:
             final.result.id === toolCall.id ? final.result : { ...final.result, id: toolCall.id },
           stopRequested: stop.stopped,
+          ...(kind !== undefined && { kind }),
         }),
       );
     };
-    phases.afterHooks(host, { type: 'preActing', agent: host.agent, toolCall: call }, execute);
+    phases.afterHooks(
+      context,
+      { type: 'preActing', agent: context.agent, toolCall: call },
+      execute,
+    );
     return phases.subscription;
   });
 }
 
+/** An error result that arrived once the call was aborted is the toolkit's interrupted result. */
+function resultKind(result: ToolResultBlock, signal: AbortSignal): ToolResultKind | undefined {
+  return result.isError && signal.aborted ? 'interrupted' : undefined;
+}
+
 /** One execution of a tool call by the toolkit, answered from `seenCalls` when a duplicate. */
 class ToolCallRun {
+  /** Whether the call was answered as a duplicate instead of run. */
+  duplicate = false;
   readonly #key: string;
   readonly #dedupe: boolean;
 
   constructor(
-    private readonly host: StepHost,
     private readonly state: ReActCallState,
     private readonly call: ToolUseBlock,
     private readonly raw: JsonValue | undefined,
@@ -96,23 +124,27 @@ class ToolCallRun {
   }
 
   /**
-   * The toolkit's events for this call (chunks, then one result), each chunk notified as
-   * an actingChunk event first when anyone listens; a duplicate gets its result at once.
+   * The toolkit's result for this call, each chunk before it notified as an actingChunk
+   * event when anyone listens; a duplicate gets its result at once, without a run.
    */
-  events(): Observable<ToolEvent> {
+  result(): Observable<ToolResultBlock> {
     if (this.#dedupe) {
       const previous = this.state.seenCalls.get(this.#key);
-      if (previous) return of({ type: 'result', result: duplicateResult(this.call, previous) });
+      if (previous) {
+        this.duplicate = true;
+        return of(duplicateResult(this.call, previous));
+      }
       this.state.seenCalls.set(this.#key, { id: this.call.id });
     }
-    const { call, host, raw } = this;
-    const events = this.state.toolkit.execute(
+    const { call, raw } = this;
+    const { context, toolkit } = this.state;
+    const events = toolkit.execute(
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }
         : { id: call.id, name: call.name, input: call.input },
-      { signal: this.state.context.signal, toolCallId: call.id, agent: host.agent },
+      { signal: context.signal, toolCallId: call.id, agent: context.agent },
     );
-    if (!host.hasEventListeners()) return events;
+    if (!context.listens('actingChunk')) return events.pipe(filter(isResult), map(resultOf));
     return events.pipe(concatMap((event) => this.#notifyChunk(event)));
   }
 
@@ -123,16 +155,27 @@ class ToolCallRun {
     else this.state.seenCalls.set(this.#key, { id: this.call.id, result: toolOutputText(result) });
   }
 
-  #notifyChunk(event: ToolEvent): Observable<ToolEvent> {
-    if (event.type === 'result') return of(event);
+  #notifyChunk(event: ToolEvent): Observable<ToolResultBlock> {
+    if (event.type === 'result') return of(event.result);
+    const { context } = this.state;
     const chunk: ActingChunkEvent = {
       type: 'actingChunk',
-      agent: this.host.agent,
+      agent: context.agent,
       toolCall: this.call,
       chunk: event.output,
     };
-    return this.host.notify(chunk).pipe(concatMap(() => EMPTY));
+    return context.notify(chunk).pipe(concatMap(() => EMPTY));
   }
+}
+
+type ResultEvent = Extract<ToolEvent, { type: 'result' }>;
+
+function isResult(event: ToolEvent): event is ResultEvent {
+  return event.type === 'result';
+}
+
+function resultOf(event: ResultEvent): ToolResultBlock {
+  return event.result;
 }
 
 const PREVIOUS_RESULT_LIMIT = 2_000;

@@ -1,4 +1,4 @@
-import { type AgentBase, createMsg, type Memory, type Msg } from '@rxagent/core';
+import { type AgentBase, createMsg, type Msg } from '@rxagent/core';
 import { catchError, defer, map, type Observable, of, throwError } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { FinalAnswerDecision } from '../loop/step.js';
@@ -8,11 +8,11 @@ import type { FinishGuard, FinishVerdict } from './finishGuard.js';
  * Asks `guard` about a draft final answer and turns its verdict into the agent's decision:
  * a pass accepts the draft; a rejection drops it and stores the guard's feedback as a
  * `[Judge feedback]` user message named `system`. A guard error passes (fail-open), unless
- * the call was aborted. The verdict is recorded in `state.guardDetails`.
+ * the call was aborted. The verdict travels in the decision's `details`.
  */
 export function runFinishGuard(
   guard: FinishGuard,
-  agent: AgentBase & { readonly memory: Memory },
+  agent: AgentBase,
   draft: Msg,
   state: ReActCallState,
 ): Observable<FinalAnswerDecision> {
@@ -20,7 +20,7 @@ export function runFinishGuard(
     guard.check({
       agent,
       draft,
-      messages: agent.memory.messages(),
+      messages: state.transcript.messages(),
       rejections: state.guardRejections,
       signal: state.context.signal,
       addUsage: (usage) => state.context.addUsage(usage),
@@ -38,14 +38,15 @@ function failOpen(error: unknown, state: ReActCallState): Observable<FinishVerdi
 }
 
 function decide(verdict: FinishVerdict, draft: Msg, state: ReActCallState): FinalAnswerDecision {
-  state.guardDetails = {
-    ...verdict.details,
-    pass: verdict.pass,
-    rejections: state.guardRejections,
-  };
-  if (verdict.pass) return { accept: true, reply: draft };
+  const details = { ...verdict.details, pass: verdict.pass, rejections: state.guardRejections };
+  if (verdict.pass) return { accept: true, reply: draft, details };
   state.guardRejections++;
-  return { accept: false, keepDraft: false, feedback: [judgeFeedbackMsg(verdict.feedback)] };
+  return {
+    accept: false,
+    keepDraft: false,
+    feedback: [judgeFeedbackMsg(verdict.feedback)],
+    details,
+  };
 }
 
 /** Framework feedback: a user-role message named `system`, flagged in metadata. */

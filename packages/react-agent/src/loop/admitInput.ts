@@ -1,42 +1,33 @@
-import { InvalidArgumentError, type Memory, type Msg, toolResults } from '@rxagent/core';
-import { pendingToolCalls } from './pendingToolCalls.js';
+import { InvalidArgumentError, type Msg, toolResults } from '@rxagent/core';
 import type { Step } from './step.js';
-import { errorResult, toolResultMsg } from './toolResultMsg.js';
+import type { Transcript } from './transcript.js';
 
 /**
- * Records a call's input and picks its first step (DESIGN.md "Human in the loop"): no input
- * with pending tool calls runs them; tool results answer pending calls (unknown ids are an
+ * Records a call's input and picks its first step (human in the loop): no input with open
+ * tool calls runs them; tool results answer open calls (unknown ids are an
  * `InvalidArgumentError`, thrown before memory changes) and the missing ones run; any other
- * message first gives each pending call a `[cancelled]` error result, then reasoning starts.
+ * message first gives each open call a `[cancelled]` error result, then reasoning starts.
  */
-export function admitInput(memory: Memory, agentName: string, msgs: readonly Msg[]): Step {
-  const pending = pendingToolCalls(memory.messages());
+export function admitInput(transcript: Transcript, msgs: readonly Msg[]): Step {
   const supplied = msgs.filter((msg) => msg.role === 'tool');
   const others = msgs.filter((msg) => msg.role !== 'tool');
-  const pendingIds = new Set(pending.calls.map((call) => call.id));
-  const unknown = supplied.flatMap(toolResults).filter((result) => !pendingIds.has(result.id));
+  const openIds = new Set(transcript.openCalls.map((call) => call.id));
+  const unknown = supplied.flatMap(toolResults).filter((result) => !openIds.has(result.id));
   if (unknown.length > 0) {
     throw new InvalidArgumentError(
-      `${agentName}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...pendingIds].join(', ') || 'none'}.`,
+      `${transcript.agentName}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...openIds].join(', ') || 'none'}.`,
     );
   }
-  memory.add(supplied);
-  const answered = new Set(supplied.flatMap(toolResults).map((result) => result.id));
-  const missing = pending.calls.filter((call) => !answered.has(call.id));
+  transcript.add(supplied);
+  const missing = transcript.openCalls;
   if (missing.length > 0 && others.length === 0) {
-    return { kind: 'act', calls: missing, invalidArguments: pending.invalidArguments };
+    return { kind: 'act', calls: missing, invalidArguments: transcript.invalidArguments };
   }
-  for (const call of missing) {
-    memory.add(
-      toolResultMsg(
-        agentName,
-        errorResult(
-          call,
-          `[cancelled] Tool "${call.name}" was not run: a new message arrived first.`,
-        ),
-      ),
-    );
-  }
-  memory.add(others);
+  transcript.close(
+    missing,
+    (call) => `[cancelled] Tool "${call.name}" was not run: a new message arrived first.`,
+    'cancelled',
+  );
+  transcript.add(others);
   return { kind: 'reason' };
 }

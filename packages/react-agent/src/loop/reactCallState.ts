@@ -1,8 +1,11 @@
-import type { CallContext, JsonObject, ToolChoice, Toolkit } from '@rxagent/core';
+import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
+import type { Transcript } from './transcript.js';
 
 /**
- * The mutable state of one ReActAgent call, shared by its steps. Subclasses read and set it
- * from the protected extension points (`toolChoice` forces the next request only).
+ * The room of one ReActAgent call: its context (signal, hooks, usage), the toolkit it calls,
+ * the transcript that does every memory write, and the few counters its steps share.
+ * Subclasses read and set it from the protected extension points (`toolChoice` forces the
+ * next request only).
  */
 export class ReActCallState {
   /** Reasoning steps taken in this call. */
@@ -11,15 +14,17 @@ export class ReActCallState {
   toolChoice: ToolChoice | undefined;
   /** Drafts the finish guard rejected in this call. */
   guardRejections = 0;
-  /** Recorded on the final reply as `metadata.finishGuard`. */
-  guardDetails: JsonObject | undefined;
-  /** A postActing hook asked to stop after the current batch. */
-  stopAfterBatch = false;
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
 
   constructor(
     readonly context: CallContext,
     readonly toolkit: Toolkit,
+    readonly transcript: Transcript,
   ) {}
+
+  /** The name of the agent running the call. */
+  get agentName(): string {
+    return this.transcript.agentName;
+  }
 }

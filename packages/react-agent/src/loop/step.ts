@@ -9,18 +9,37 @@ export type GenerateReason =
   | 'max_iterations'
   | 'structured_output';
 
-/** One step of the reason → act loop. */
-export type Step =
+/** The step that ends the loop with a reply. */
+export interface FinalStep {
+  readonly kind: 'final';
+  readonly reply: Msg;
+  readonly reason: GenerateReason;
+  /** Extra reply metadata the deciding step recorded (e.g. `finishGuard`). */
+  readonly metadata?: JsonObject;
+}
+
+/** A step the loop runs. */
+export type RunnableStep =
   | { readonly kind: 'reason' }
   | {
       readonly kind: 'act';
       readonly calls: readonly ToolUseBlock[];
       readonly invalidArguments: JsonObject;
     }
-  | { readonly kind: 'summary' }
-  | { readonly kind: 'final'; readonly reply: Msg; readonly reason: GenerateReason };
+  | { readonly kind: 'summary' };
 
-/** What `onFinalAnswer` decides about a reply without tool calls. */
+/** One step of the reason → act loop. */
+export type Step = RunnableStep | FinalStep;
+
+/**
+ * What `onFinalAnswer` decides about a reply without tool calls. `details` (a finish guard's
+ * verdict) is recorded on the final reply as `metadata.finishGuard`.
+ */
 export type FinalAnswerDecision =
-  | { readonly accept: true; readonly reply: Msg }
-  | { readonly accept: false; readonly keepDraft: boolean; readonly feedback: readonly Msg[] };
+  | { readonly accept: true; readonly reply: Msg; readonly details?: JsonObject }
+  | {
+      readonly accept: false;
+      readonly keepDraft: boolean;
+      readonly feedback: readonly Msg[];
+      readonly details?: JsonObject;
+    };

@@ -1,15 +1,14 @@
-import type {
-  ChatModel,
-  Formatter,
-  ModelOptions,
-  Msg,
-  PostReasoningEvent,
-  PreReasoningEvent,
+import {
+  type ChatModel,
+  type Formatter,
+  type ModelOptions,
+  type Msg,
+  Phases,
+  type PostReasoningEvent,
+  type PreReasoningEvent,
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
-import type { StepHost } from '../loop/stepHost.js';
-import { StepPhases } from '../loop/stepPhases.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { streamReply } from './streamReply.js';
 
@@ -32,49 +31,44 @@ export interface ReasoningOutcome {
  * model streams the reply, postReasoning hooks may change it. Cold; emits one outcome.
  * Nothing is stored here except a partial reply when the stream is cut.
  *
- * The three phases run one after another in one `new Observable` (see `StepPhases`)
- * rather than `defer` and two `concatMap`s: a parked call holds this step for as long as
- * its request is open.
+ * The three phases run one after another in one `new Observable` (see `Phases`): a parked
+ * call holds this step for as long as its request is open.
  */
 export function reasoningStep(
-  host: StepHost,
   state: ReActCallState,
   setup: ReasoningSetup,
 ): Observable<ReasoningOutcome> {
   return new Observable<ReasoningOutcome>((subscriber) => {
-    const phases = new StepPhases(subscriber);
+    const phases = new Phases(subscriber);
+    const { context } = state;
     const request = (event: PreReasoningEvent): void =>
       phases.after(
-        streamReply(host, state, setup.model, toRequest(event, host.name, setup)),
+        streamReply(state, setup.model, toRequest(event, state.agentName, setup)),
         review,
       );
     const review = (reply: Msg): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
-        { type: 'postReasoning', agent: host.agent, reply },
-        host.hasEventListeners(),
+        { type: 'postReasoning', agent: context.agent, reply },
+        context.listens('postReasoning'),
       );
-      phases.afterHooks(host, event, (final) =>
+      phases.afterHooks(context, event, (final) =>
         phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
       );
     };
-    phases.afterHooks(host, preReasoningEvent(host, state, setup), request);
+    phases.afterHooks(context, preReasoningEvent(state, setup), request);
     return phases.subscription;
   });
 }
 
 /** The preReasoning event of the next request; takes (and clears) a forced tool choice. */
-function preReasoningEvent(
-  host: StepHost,
-  state: ReActCallState,
-  setup: ReasoningSetup,
-): PreReasoningEvent {
+function preReasoningEvent(state: ReActCallState, setup: ReasoningSetup): PreReasoningEvent {
   const toolChoice = state.toolChoice;
   state.toolChoice = undefined;
   return {
     type: 'preReasoning',
-    agent: host.agent,
-    messages: [...host.memory.messages()],
+    agent: state.context.agent,
+    messages: [...state.transcript.messages()],
     systemPrompt: state.context.systemPrompt,
     tools: state.toolkit.schemas(),
     toolChoice,

@@ -1,15 +1,14 @@
 import {
+  type CallContext,
   type ChatChunk,
   type ChatModel,
   type ChatRequest,
   ChatResponseAccumulator,
-  createMsg,
   type Msg,
   newId,
 } from '@rxagent/core';
 import { concatMap, EMPTY, from, Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
-import type { StepHost } from '../loop/stepHost.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
 import { responseToMsg } from './responseToMsg.js';
 
@@ -24,7 +23,6 @@ import { responseToMsg } from './responseToMsg.js';
  * an open request holds one subscriber here instead of four.
  */
 export function streamReply(
-  host: StepHost,
   state: ReActCallState,
   model: ChatModel,
   request: ChatRequest,
@@ -32,41 +30,26 @@ export function streamReply(
   return new Observable<Msg>((subscriber) =>
     // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
     // wire messages) alive, or a parked call would hold its conversation once more.
-    receiveReply(
-      host,
-      state,
-      model.stream({ ...request, signal: state.context.signal }),
-      subscriber,
-    ),
+    receiveReply(state, model.stream({ ...request, signal: state.context.signal }), subscriber),
   );
 }
 
 /** Feeds `stream` into an accumulator and `subscriber`; returns the teardown. */
 function receiveReply(
-  host: StepHost,
   state: ReActCallState,
   stream: Observable<ChatChunk>,
   subscriber: Subscriber<Msg>,
 ): TeardownLogic {
+  const { context, transcript } = state;
   const accumulator = new ChatResponseAccumulator();
   // Flat (see newId): the step holds it for as long as the model streams.
   const draftId = newId();
-  const signal = state.context.signal;
+  const signal = context.signal;
   let settled = false;
   const keepPartial = (): void => {
     if (settled) return;
     settled = true;
-    const text = accumulator.text();
-    if (text === '') return;
-    host.memory.add(
-      createMsg({
-        id: draftId,
-        name: host.name,
-        role: 'assistant',
-        content: text,
-        metadata: { partial: true },
-      }),
-    );
+    transcript.addPartial(draftId, accumulator.text());
   };
   const fail = (error: unknown): void => {
     keepPartial();
@@ -83,8 +66,8 @@ function receiveReply(
     try {
       const response = accumulator.response();
       settled = true;
-      state.context.addUsage(response.usage);
-      reply = responseToMsg(response, host.name, draftId);
+      context.addUsage(response.usage);
+      reply = responseToMsg(response, transcript.agentName, draftId);
     } catch (error) {
       fail(error);
       return;
@@ -92,10 +75,10 @@ function receiveReply(
     subscriber.next(reply);
     subscriber.complete();
   };
-  const events = host.hasEventListeners()
-    ? new ChunkEventBuilder(host.agent, {
+  const events = context.listens('reasoningChunk')
+    ? new ChunkEventBuilder(context.agent, {
         id: draftId,
-        name: host.name,
+        name: transcript.agentName,
         role: 'assistant',
         metadata: {},
         timestamp: new Date().toISOString(),
@@ -103,7 +86,7 @@ function receiveReply(
     : undefined;
   const subscription = events
     ? stream
-        .pipe(concatMap((chunk) => notifyChunk(host, events, accumulator, chunk)))
+        .pipe(concatMap((chunk) => notifyChunk(context, events, accumulator, chunk)))
         .subscribe({ error: fail, complete })
     : // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
       stream.subscribe({ next: (chunk) => accumulator.add(chunk), error: fail, complete });
@@ -115,7 +98,7 @@ function receiveReply(
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */
 function notifyChunk(
-  host: StepHost,
+  context: CallContext,
   events: ChunkEventBuilder,
   accumulator: ChatResponseAccumulator,
   chunk: ChatChunk,
@@ -123,6 +106,6 @@ function notifyChunk(
   accumulator.add(chunk);
   const chunkEvents = events.eventsOf(chunk);
   if (chunkEvents.length === 0) return EMPTY;
-  if (chunkEvents.length === 1) return host.notify(chunkEvents[0]!);
-  return from(chunkEvents).pipe(concatMap((event) => host.notify(event)));
+  if (chunkEvents.length === 1) return context.notify(chunkEvents[0]!);
+  return from(chunkEvents).pipe(concatMap((event) => context.notify(event)));
 }

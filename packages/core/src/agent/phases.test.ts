@@ -1,13 +1,13 @@
 import { EMPTY, NEVER, Observable, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { CallPhases } from './callPhases.js';
+import { Phases } from './phases.js';
 
-/** A call Observable whose body drives `CallPhases`; records what its subscriber saw. */
-function runCall(body: (phases: CallPhases<string>) => void) {
+/** A call Observable whose body drives `Phases`; records what its subscriber saw. */
+function runCall(body: (phases: Phases<string>) => void) {
   const seen: string[] = [];
-  let phases!: CallPhases<string>;
+  let phases!: Phases<string>;
   const subscription = new Observable<string>((subscriber) => {
-    phases = new CallPhases(subscriber);
+    phases = new Phases(subscriber);
     body(phases);
     return () => phases.unsubscribe();
   }).subscribe({
@@ -18,7 +18,7 @@ function runCall(body: (phases: CallPhases<string>) => void) {
   return { seen, subscription, phases };
 }
 
-describe('CallPhases', () => {
+describe('Phases', () => {
   it('runs synchronous phases in order and finishes with the reply', () => {
     const { seen, phases } = runCall((p) =>
       p.after(

@@ -1,0 +1,139 @@
+import { type Observable, type Subscriber, Subscription } from 'rxjs';
+import type { HookEvent } from '../hooks/hookEvent.js';
+import type { CallContext } from './callContext.js';
+
+/** What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. */
+export type HookRoom = Pick<CallContext, 'notify' | 'listens'>;
+
+/**
+ * Runs the phases of one call or step (hooks, doCall, a model request, a tool, hooks …) one
+ * after another inside its own `new Observable`, the way a chain of `concatMap`s would, but
+ * holding one live subscription at a time: a call parked on its model request keeps one
+ * subscriber here instead of an operator subscriber, its closures and an inner subscriber
+ * per stage.
+ *
+ * Each phase is an Observable whose first value goes to a callback that starts the next
+ * phase or ends with `finish`, `end` or `fail`. A phase's error, or a throw in its callback,
+ * goes to the phase's `onError` (default: `fail`). `subscription` holds the live phases:
+ * return it (or call `unsubscribe`) as the teardown, so unsubscribing stops the phase in
+ * flight.
+ *
+ * @example
+ * ```ts
+ * new Observable<Msg>((subscriber) => {
+ *   const phases = new Phases(subscriber);
+ *   phases.afterHooks(context, preEvent, (pre) =>
+ *     phases.after(model.stream(request(pre)), (reply) => phases.finish(reply)),
+ *   );
+ *   return phases.subscription;
+ * });
+ * ```
+ */
+export class Phases<R> {
+  /** The live phases: the teardown of the Observable that runs them. */
+  readonly subscription = new Subscription();
+  readonly #subscriber: Subscriber<R>;
+  #settled = false;
+
+  constructor(subscriber: Subscriber<R>) {
+    this.#subscriber = subscriber;
+  }
+
+  /** Whether the phases ended (value, no value or error): a teardown after that is no cancel. */
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /**
+   * Subscribes to `source`. Its first value goes to `then`; its error, or a throw in `then`,
+   * to `onError`; completing without a value runs `onEmpty` (default: end without a value,
+   * as an empty inner Observable ends a `concatMap` chain).
+   */
+  after<T>(
+    source: Observable<T>,
+    then: (value: T) => void,
+    onError: (error: unknown) => void = (error) => this.fail(error),
+    onEmpty: () => void = () => this.end(),
+  ): void {
+    let emitted = false;
+    // Added to the container, not kept in a variable: a synchronous source runs the next
+    // phase before its own subscribe() returns, and a closed subscription is not added.
+    this.subscription.add(
+      source.subscribe({
+        next: (value) => {
+          if (emitted) return;
+          emitted = true;
+          this.run(then, value, onError);
+        },
+        error: onError,
+        complete: () => {
+          if (!emitted) onEmpty();
+        },
+      }),
+    );
+  }
+
+  /**
+   * Runs the hooks on `event` (through `room.notify`), then `then` with the event as they
+   * left it. When nobody listens to events of its type, `notify` would emit the same event
+   * at once: `then` runs directly, without an Observable.
+   */
+  afterHooks<E extends HookEvent>(
+    room: HookRoom,
+    event: E,
+    then: (event: E) => void,
+    onError: (error: unknown) => void = (error) => this.fail(error),
+  ): void {
+    if (room.listens(event.type)) this.after(room.notify(event), then, onError);
+    else this.run(then, event, onError);
+  }
+
+  /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */
+  run<T>(
+    then: (value: T) => void,
+    value: T,
+    onError: (error: unknown) => void = (error) => this.fail(error),
+  ): void {
+    try {
+      then(value);
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  /** The last phase: the values, error and completion of `source` become this Observable's. */
+  forward(source: Observable<R>): void {
+    // An observer, not the subscriber itself: rxjs would adopt a Subscriber as the source's own.
+    this.subscription.add(
+      source.subscribe({
+        next: (value) => this.#subscriber.next(value),
+        error: (error: unknown) => this.fail(error),
+        complete: () => this.end(),
+      }),
+    );
+  }
+
+  /** Emits `value` and completes. */
+  finish(value: R): void {
+    this.#settled = true;
+    this.#subscriber.next(value);
+    this.#subscriber.complete();
+  }
+
+  /** Completes without a value. */
+  end(): void {
+    this.#settled = true;
+    this.#subscriber.complete();
+  }
+
+  /** Errors with `error`. */
+  fail(error: unknown): void {
+    this.#settled = true;
+    this.#subscriber.error(error);
+  }
+
+  /** Unsubscribes the phases in flight. */
+  unsubscribe(): void {
+    this.subscription.unsubscribe();
+  }
+}

@@ -1,0 +1,172 @@
+import {
+  createMsg,
+  type JsonObject,
+  type Memory,
+  type Msg,
+  type ToolResultBlock,
+  type ToolResultKind,
+  type ToolUseBlock,
+  toolResults,
+  toolUses,
+} from '@rxagent/core';
+import { pendingToolCalls } from './pendingToolCalls.js';
+import { errorResult, interruptedResult, toolResultMsg } from './toolResultMsg.js';
+
+/**
+ * Every memory write of one ReActAgent call goes through its transcript, so "memory is a
+ * valid conversation at every exit" has one owner. It keeps the tool calls stored without
+ * a result (in call order), stores tool results in call order whatever order they finish
+ * in, and `seal()` gives every call still open its finished result or an `[interrupted]`
+ * one.
+ */
+export class Transcript {
+  /** Tool calls stored without a result, in call order. */
+  #open: ToolUseBlock[];
+  /** Raw argument text of open calls whose arguments were not a JSON object, by id. */
+  #invalidArguments: JsonObject;
+  /** Results that finished before an earlier call of their batch, by call id. */
+  readonly #early = new Map<string, Msg>();
+
+  constructor(
+    readonly memory: Memory,
+    readonly agentName: string,
+  ) {
+    const pending = pendingToolCalls(memory.messages());
+    this.#open = [...pending.calls];
+    this.#invalidArguments = pending.invalidArguments;
+  }
+
+  /** The conversation so far. */
+  messages(): readonly Msg[] {
+    return this.memory.messages();
+  }
+
+  /** Tool calls stored without a result, in call order. */
+  get openCalls(): readonly ToolUseBlock[] {
+    return this.#open;
+  }
+
+  /** Raw argument text of the open calls whose arguments were not a JSON object, by id. */
+  get invalidArguments(): JsonObject {
+    return this.#invalidArguments;
+  }
+
+  /**
+   * Stores messages as they are: input, replies, feedback. A reply with tool calls opens
+   * them; a supplied tool-result Msg closes the calls it answers.
+   */
+  add(msgs: Msg | readonly Msg[]): void {
+    const list: readonly Msg[] = Array.isArray(msgs) ? msgs : [msgs as Msg];
+    if (list.length === 0) return;
+    this.memory.add(list);
+    for (const msg of list) {
+      if (msg.role === 'tool') this.#close(toolResults(msg).map((result) => result.id));
+      else this.#openCalls(msg);
+    }
+  }
+
+  /** Stores the text of a reply cut mid-stream as an assistant Msg marked `partial`. */
+  addPartial(id: string, text: string): void {
+    if (text === '') return;
+    this.memory.add(
+      createMsg({
+        id,
+        name: this.agentName,
+        role: 'assistant',
+        content: text,
+        metadata: { partial: true },
+      }),
+    );
+  }
+
+  /**
+   * Records the result of an open call. It is stored at once when every call before it has
+   * its result, else when they have; returns the result's Msg.
+   */
+  settle(call: ToolUseBlock, result: ToolResultBlock, kind?: ToolResultKind): Msg {
+    const msg = this.#resultMsg(result, kind);
+    if (!this.#open.some((open) => open.id === call.id)) return msg;
+    this.#early.set(call.id, msg);
+    this.#flush();
+    return msg;
+  }
+
+  /** Gives each of `calls` (open, not to be run) an error result reading `text`, in order. */
+  close(
+    calls: readonly ToolUseBlock[],
+    text: (call: ToolUseBlock) => string,
+    kind: ToolResultKind,
+  ): void {
+    for (const call of calls) this.settle(call, errorResult(call, text(call)), kind);
+  }
+
+  /**
+   * Closes every open call, in call order: with its result when it finished, else with an
+   * `[interrupted]` error result. Idempotent; what every exit of a call ends with.
+   */
+  seal(): void {
+    for (const call of this.#open) {
+      if (!this.#early.has(call.id))
+        this.#early.set(call.id, this.#resultMsg(interruptedResult(call), 'interrupted'));
+    }
+    this.#flush();
+  }
+
+  /** Replaces the whole conversation (a compaction); open calls are found again. */
+  replace(messages: readonly Msg[]): void {
+    this.memory.replace(messages);
+    this.#reopen();
+  }
+
+  /** Deletes the messages with these ids; open calls are found again. */
+  delete(ids: Iterable<string>): void {
+    this.memory.delete(ids);
+    this.#reopen();
+  }
+
+  #resultMsg(result: ToolResultBlock, kind: ToolResultKind | undefined): Msg {
+    return toolResultMsg(
+      this.agentName,
+      result,
+      kind === undefined ? undefined : { resultKind: kind },
+    );
+  }
+
+  /** Stores the results waiting at the head of the open calls. */
+  #flush(): void {
+    let stored = 0;
+    while (stored < this.#open.length) {
+      const msg = this.#early.get(this.#open[stored]!.id);
+      if (msg === undefined) break;
+      this.memory.add(msg);
+      stored++;
+    }
+    if (stored === 0) return;
+    for (const call of this.#open.slice(0, stored)) this.#early.delete(call.id);
+    this.#open = this.#open.slice(stored);
+  }
+
+  #openCalls(msg: Msg): void {
+    const calls = toolUses(msg);
+    if (calls.length === 0) return;
+    // A new tool-calling reply: earlier calls are closed for good (memory validity is the
+    // caller's duty before it stores a new reply).
+    this.#open = [...calls];
+    this.#early.clear();
+    const invalid = msg.metadata['invalidToolArguments'];
+    this.#invalidArguments = (invalid as JsonObject | undefined) ?? {};
+  }
+
+  #close(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    const closed = new Set(ids);
+    this.#open = this.#open.filter((call) => !closed.has(call.id));
+  }
+
+  #reopen(): void {
+    const pending = pendingToolCalls(this.memory.messages());
+    this.#open = [...pending.calls];
+    this.#invalidArguments = pending.invalidArguments;
+    this.#early.clear();
+  }
+}

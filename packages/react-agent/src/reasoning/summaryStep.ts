@@ -1,0 +1,61 @@
+import {
+  createMsg,
+  type Msg,
+  Phases,
+  type PostSummaryEvent,
+  type PreSummaryEvent,
+} from '@rxagent/core';
+import { Observable } from 'rxjs';
+import type { ReActCallState } from '../loop/reactCallState.js';
+import type { ReasoningSetup } from './reasoningStep.js';
+import { streamReply } from './streamReply.js';
+
+/** The framework's request for a final answer when the step budget is spent. */
+export function summaryInstruction(maxIters: number): Msg {
+  return createMsg({
+    name: 'system',
+    role: 'user',
+    content: `You have used all ${maxIters} reasoning steps allowed for this request, so no more tools can be called. Using what you have found so far, give your best final answer now and say plainly what remains unfinished.`,
+    metadata: { systemFeedback: true, feedback: 'max_iterations' },
+  });
+}
+
+/**
+ * The max-iterations summary: one request with `tools` omitted, between preSummary and
+ * postSummary hooks. The instruction is sent, not stored. Cold; emits the reply (not stored).
+ */
+export function summaryStep(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  maxIters: number,
+): Observable<Msg> {
+  return new Observable<Msg>((subscriber) => {
+    const phases = new Phases(subscriber);
+    const { context } = state;
+    const request = (event: PreSummaryEvent): void =>
+      phases.after(
+        streamReply(state, setup.model, {
+          messages: setup.formatter(event.messages, {
+            systemPrompt: event.systemPrompt,
+            selfName: state.agentName,
+          }),
+          options: { ...setup.modelOptions },
+        }),
+        review,
+      );
+    const review = (reply: Msg): void =>
+      phases.afterHooks<PostSummaryEvent>(
+        context,
+        { type: 'postSummary', agent: context.agent, reply },
+        (event) => phases.finish(event.reply),
+      );
+    const preSummary: PreSummaryEvent = {
+      type: 'preSummary',
+      agent: context.agent,
+      messages: [...state.transcript.messages(), summaryInstruction(maxIters)],
+      systemPrompt: context.systemPrompt,
+    };
+    phases.afterHooks(context, preSummary, request);
+    return phases.subscription;
+  });
+}

@@ -106,6 +106,12 @@ export { JsonFileSession } from './state/jsonFileSession.js';
 export type { Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export {
+  MAX_TOOL_ARGUMENT_CHARS,
+  MAX_TOOL_ARGUMENT_DEPTH,
+  type ParsedToolArguments,
+  parseToolArguments,
+} from './tool/parseToolArguments.js';
+export {
   formatIssues,
   toJsonSchema,
   type ValidationIssue,

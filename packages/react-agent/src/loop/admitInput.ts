@@ -4,9 +4,9 @@ import type { Step } from './step.js';
 import { errorResult, toolResultMsg } from './toolResultMsg.js';
 
 /**
- * Records a call's input and picks its first step (DESIGN.md "Human in the loop"): no input
- * with pending tool calls runs them; tool results answer pending calls (unknown ids are an
- * `InvalidArgumentError`, thrown before memory changes) and the missing ones run; any other
+ * Records a call's input and picks its first step (human in the loop): no input
+ * with pending tool calls runs them; tool results answer pending calls (unknown ids, and a
+ * second result for one id, are an `InvalidArgumentError` thrown before memory changes) and the missing ones run; any other
  * message first gives each pending call a `[cancelled]` error result, then reasoning starts.
  */
 export function admitInput(memory: Memory, agentName: string, msgs: readonly Msg[]): Step {
@@ -20,8 +20,18 @@ export function admitInput(memory: Memory, agentName: string, msgs: readonly Msg
       `${agentName}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...pendingIds].join(', ') || 'none'}.`,
     );
   }
+  const answered = new Set<string>();
+  const repeated = new Set<string>();
+  for (const result of supplied.flatMap(toolResults)) {
+    if (answered.has(result.id)) repeated.add(result.id);
+    answered.add(result.id);
+  }
+  if (repeated.size > 0) {
+    throw new InvalidArgumentError(
+      `${agentName}: more than one result for tool call id(s) ${[...repeated].join(', ')}; send one result per pending call.`,
+    );
+  }
   memory.add(supplied);
-  const answered = new Set(supplied.flatMap(toolResults).map((result) => result.id));
   const missing = pending.calls.filter((call) => !answered.has(call.id));
   if (missing.length > 0 && others.length === 0) {
     return { kind: 'act', calls: missing, invalidArguments: pending.invalidArguments };

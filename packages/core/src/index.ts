@@ -15,6 +15,7 @@ export {
   isAbortError,
   ModelError,
   NoReplyError,
+  ObserveError,
   PipelineError,
   ScriptExhaustedError,
   SessionCorruptError,

@@ -1,4 +1,5 @@
 import {
+  catchError,
   concatMap,
   defer,
   EMPTY,
@@ -16,6 +17,7 @@ import {
   InvalidArgumentError,
   isAbortError,
   NoReplyError,
+  ObserveError,
   UnsupportedStructuredOutputError,
 } from '../errors.js';
 import type { Hook } from '../hooks/hook.js';
@@ -159,7 +161,12 @@ export abstract class AgentBase {
     systemHooks.clear();
   }
 
-  /** Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. */
+  /**
+   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. Every
+   * subscriber receives every reply, in order, before the caller does; a subscriber whose
+   * `observe` fails is reported to this agent's `error` hooks as an `ObserveError` (naming
+   * it) and neither stops delivery to the others nor fails this agent's call.
+   */
   resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
     this.#subscribers ??= new Map();
     this.#subscribers.set(
@@ -402,9 +409,27 @@ export abstract class AgentBase {
     for (const agents of this.#subscribers.values()) for (const agent of agents) targets.add(agent);
     if (targets.size === 0) return of(reply);
     return from(targets).pipe(
-      concatMap((agent) => agent.observe(reply)),
+      concatMap((agent) => this.#deliverTo(agent, reply)),
       ignoreElements(),
       endWith(reply),
+    );
+  }
+
+  /**
+   * `agent.observe(reply)`; a failure is reported to this agent's error hooks as an
+   * `ObserveError` and swallowed, so one broken subscriber neither starves the ones after
+   * it nor fails a call whose reply was already produced.
+   */
+  #deliverTo(agent: AgentBase, reply: Msg): Observable<void> {
+    return agent.observe(reply).pipe(
+      catchError((cause: unknown) => {
+        const error = new ObserveError(agent.name, this.name, { cause });
+        return runErrorHooks(this.#hooks.merged(systemHooks), {
+          type: 'error',
+          agent: this,
+          error,
+        });
+      }),
     );
   }
 

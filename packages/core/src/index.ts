@@ -47,6 +47,7 @@ export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
 export type { Memory } from './memory/memory.js';
+export { StoreOnceMemory } from './memory/storeOnceMemory.js';
 export {
   type ContentBlock,
   type ImageBlock,

@@ -10,6 +10,7 @@ import {
   type Memory,
   type ModelOptions,
   type Msg,
+  StoreOnceMemory,
   Toolkit,
   type ToolUseBlock,
   toolUses,
@@ -63,6 +64,10 @@ import {
  * ```
  */
 export class ReActAgent extends AgentBase {
+  /**
+   * The conversation: `options.memory` (default an `InMemoryMemory`) behind a
+   * `StoreOnceMemory`, so each Msg is stored once whatever that Memory does.
+   */
   readonly memory: Memory;
   readonly toolkit: Toolkit;
   readonly model: ChatModel;
@@ -87,7 +92,8 @@ export class ReActAgent extends AgentBase {
         `ReActAgent "${options.name}": maxIters must be a positive integer, got ${maxIters}.`,
       );
     }
-    this.memory = options.memory ?? new InMemoryMemory();
+    // Each Msg is stored once whatever the Memory: a hub reply can also arrive as input.
+    this.memory = new StoreOnceMemory(options.memory ?? new InMemoryMemory());
     this.toolkit = options.toolkit ?? new Toolkit();
     this.model = options.model;
     this.sysPrompt = options.sysPrompt ?? '';

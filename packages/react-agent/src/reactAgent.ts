@@ -137,10 +137,16 @@ export class ReActAgent extends AgentBase {
     });
   }
 
+  /**
+   * The interrupt reply, stored after every open tool call got its `[interrupted]` result
+   * and after the message given to `interrupt(message)`, stored as the user's words (a
+   * user-role Msg; other roles keep only their text and images), so the next call sees it.
+   */
   protected override handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg> {
     return super.handleInterrupt(context, msgs).pipe(
       map((reply) => {
         this.#sealPendingToolCalls();
+        if (context.message) this.memory.add(asUserWords(context.message));
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
         this.memory.add(stored);
         return stored;
@@ -337,4 +343,11 @@ export class ReActAgent extends AgentBase {
       this.memory.add(toolResultMsg(this.name, interruptedResult(call)));
     }
   }
+}
+
+/** `msg` as something the user said: itself when user-role, else a user-role copy of its text and images. */
+function asUserWords(msg: Msg): Msg {
+  if (msg.role === 'user') return msg;
+  const content = msg.content.filter((block) => block.type === 'text' || block.type === 'image');
+  return { ...msg, role: 'user', content };
 }

@@ -46,7 +46,7 @@ class ListMemory implements Memory {
 }
 
 const agent = (name: string, replies: string[], memory: Memory) =>
-  new ReActAgent({ name, model: new ScriptedChatModel(replies), memory });
+  new ReActAgent({ name, sysPrompt: 'Test.', model: new ScriptedChatModel(replies), memory });
 
 const ids = (msgs: readonly Msg[]) => msgs.map((msg) => msg.id);
 

@@ -25,7 +25,7 @@ describe('ReActAgent with an untrusted model server', () => {
     expect(textOf(await run(agent, userMsg('again')))).toBe('Still here.');
     expect(server.requests).toHaveLength(3);
     const state = agent.stateDict();
-    const copy = new ReActAgent({ name: 'assistant', model: agent.model });
+    const copy = new ReActAgent({ name: 'assistant', sysPrompt: '', model: agent.model });
     copy.loadStateDict(state);
     expect(JSON.stringify(copy.stateDict())).toBe(JSON.stringify(state));
   });

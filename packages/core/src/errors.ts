@@ -15,7 +15,8 @@ export type AgentErrorCode =
   | 'STATE_INVALID'
   | 'SESSION_CORRUPT'
   | 'INVALID_ARGUMENT'
-  | 'PIPELINE_FAILED';
+  | 'PIPELINE_FAILED'
+  | 'OBSERVE_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -149,6 +150,27 @@ export class SessionCorruptError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * A hub subscriber's `observe()` failed on a message broadcast to it; `agentName` names that
+ * subscriber and `cause` holds its error. The speaker's call does not fail: this error goes
+ * to the speaker's `error` hooks, and delivery to the other subscribers goes on.
+ */
+export class ObserveError extends AgentError {
+  override readonly name = 'ObserveError';
+  readonly code = 'OBSERVE_FAILED';
+  constructor(
+    readonly agentName: string,
+    readonly speakerName: string,
+    options?: ErrorOptions,
+  ) {
+    const reason = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
+    super(
+      `Agent "${agentName}" failed to observe a reply of "${speakerName}": ${reason}. The other subscribers still received it.`,
+      options,
+    );
   }
 }
 

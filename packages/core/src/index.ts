@@ -17,6 +17,7 @@ export {
   isAbortError,
   ModelError,
   NoReplyError,
+  ObserveError,
   PipelineError,
   ScriptExhaustedError,
   SessionCorruptError,
@@ -49,6 +50,7 @@ export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
 export type { Memory } from './memory/memory.js';
+export { StoreOnceMemory } from './memory/storeOnceMemory.js';
 export {
   type ContentBlock,
   type ImageBlock,
@@ -108,6 +110,12 @@ export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export type { Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
+export {
+  MAX_TOOL_ARGUMENT_CHARS,
+  MAX_TOOL_ARGUMENT_DEPTH,
+  type ParsedToolArguments,
+  parseToolArguments,
+} from './tool/parseToolArguments.js';
 export { interruptedOutput } from './tool/runTool.js';
 export {
   formatIssues,

@@ -11,6 +11,7 @@ import {
   type ModelOptions,
   type Msg,
   Phases,
+  StoreOnceMemory,
   Toolkit,
   type ToolUseBlock,
   toolUses,
@@ -59,6 +60,10 @@ import { summaryStep } from './reasoning/summaryStep.js';
  * ```
  */
 export class ReActAgent extends AgentBase {
+  /**
+   * The conversation: `options.memory` (default an `InMemoryMemory`) behind a
+   * `StoreOnceMemory`, so each Msg is stored once whatever that Memory does.
+   */
   readonly memory: Memory;
   readonly toolkit: Toolkit;
   readonly model: ChatModel;
@@ -82,7 +87,8 @@ export class ReActAgent extends AgentBase {
         `ReActAgent "${options.name}": maxIters must be a positive integer, got ${maxIters}.`,
       );
     }
-    this.memory = options.memory ?? new InMemoryMemory();
+    // Each Msg is stored once whatever the Memory: a hub reply can also arrive as input.
+    this.memory = new StoreOnceMemory(options.memory ?? new InMemoryMemory());
     this.toolkit = options.toolkit ?? new Toolkit();
     this.model = options.model;
     this.sysPrompt = options.sysPrompt ?? '';
@@ -144,11 +150,17 @@ export class ReActAgent extends AgentBase {
     });
   }
 
+  /**
+   * The interrupt reply, stored after every open tool call got its `[interrupted]` result
+   * and after the message given to `interrupt(message)`, stored as the user's words (a
+   * user-role Msg; other roles keep only their text and images), so the next call sees it.
+   */
   protected override handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg> {
     return super.handleInterrupt(context, msgs).pipe(
       map((reply) => {
         const transcript = new Transcript(this.memory, this.name);
         transcript.seal();
+        if (context.message) transcript.addUserWords(context.message);
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
         transcript.add(stored);
         return stored;

@@ -1,4 +1,12 @@
-import { createMsg, type JsonObject, Toolkit, textOf, toolResults, userMsg } from '@rxagent/core';
+import {
+  createMsg,
+  InvalidArgumentError,
+  type JsonObject,
+  Toolkit,
+  textOf,
+  toolResults,
+  userMsg,
+} from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
 
@@ -91,6 +99,30 @@ describe('ReActAgent human in the loop', () => {
       /unknown tool call id\(s\) nope; pending calls: p1, p2/,
     );
     expect(agent.memory.messages()).toHaveLength(before);
+  });
+
+  it('rejects two results for one pending call id without changing memory, and stays usable', async () => {
+    const { agent, calls } = await stoppedAgent(['done']);
+    const before = agent.memory.messages();
+    const result = (output: string) =>
+      createMsg({
+        name: 'user',
+        role: 'tool',
+        content: [{ type: 'tool_result', id: 'p1', name: 'get_weather', output }],
+      });
+
+    const twice = run(agent, [result('first'), result('second')]);
+    await expect(twice).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(twice).rejects.toThrow(/more than one result for tool call id\(s\) p1/);
+    expect(agent.memory.messages()).toEqual(before);
+
+    await run(agent, result('first'));
+    expect(calls).toEqual([{ city: 'Oslo' }]);
+    const results = agent.memory.messages().flatMap(toolResults);
+    expect(results.map((r) => [r.id, r.output])).toEqual([
+      ['p1', 'first'],
+      ['p2', 'No data for Oslo'],
+    ]);
   });
 
   it('records error results for pending calls when a new user message arrives', async () => {

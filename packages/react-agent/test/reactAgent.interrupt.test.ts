@@ -101,6 +101,40 @@ describe.each([{ stream: true }, { stream: false }])(
 );
 
 describe('ReActAgent interrupting the model', () => {
+  it("stores the interrupt message as the user's words before the interrupt reply", async () => {
+    const { slow, started } = slowTool();
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ id: 'r1', name: 'slow_report', arguments: {} }] }, 'ok, short version'],
+      { toolkit: new Toolkit([slow]) },
+    );
+
+    const reply = lastValueFrom(agent.call(userMsg('report please')));
+    await started;
+    const words = userMsg('stop, just give me the summary');
+    agent.interrupt(words);
+    const msg = await reply;
+
+    expect(transcript(agent.memory.messages())).toEqual([
+      'user:report please',
+      'assistant:tool_use(slow_report)',
+      'tool:tool_result(slow_report)',
+      'user:stop, just give me the summary',
+      `assistant:${textOf(msg)}`,
+    ]);
+    expect(agent.memory.messages()[3]?.id).toBe(words.id);
+    await run(agent);
+    const sent = wireMessages(server, 1);
+    expect(sent.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+    ]);
+    expect(sent[4]?.content).toBe('stop, just give me the summary');
+  });
+
   it('aborts a slow model stream within milliseconds and keeps the partial text', async () => {
     const { server, agent } = await harness([
       { text: LONG_TEXT, chunkDelayMs: 500 },

@@ -1,57 +1,62 @@
-import { type Observable, tap } from 'rxjs';
-import type { Hook } from '../hooks/hook.js';
-import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
-import { runHooks } from '../hooks/runHooks.js';
-import { newId } from '../internal/newId.js';
-import type { Usage } from '../model/chatModel.js';
-import { addUsage } from '../model/chatResponse.js';
+import type { Observable, Subscriber } from 'rxjs';
+import { NoReplyError } from '../errors.js';
+import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
+import { runErrorHooks } from '../hooks/runErrorHooks.js';
+import { lastReply } from '../internal/lastReply.js';
+import { type Msg, withMetadata } from '../message/msg.js';
+import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
-import type { CallContext } from './callContext.js';
 import type { CallOptions } from './callOptions.js';
+import { Phases } from './phases.js';
+import { withCallMetadata } from './withCallMetadata.js';
 
-/** The hooks of an agent that want events of `type`, in dispatch order. */
-export type HooksFor = (type: HookEventType) => readonly Hook[];
+/** What starts an `ActiveCall`. */
+export interface ActiveCallSetup {
+  readonly agent: Agent;
+  readonly options: CallOptions;
+  readonly systemPrompt: string;
+  readonly hooksFor: HooksFor;
+  readonly sink: ((event: AgentEvent) => void) | undefined;
+  /** Frees the agent's running guard; called once, before the reply or error is emitted. */
+  readonly release: () => void;
+}
 
 /**
- * The book-keeping of one in-flight call: its abort controller (linked to the caller's
- * `options.signal`), whether the caller left, and its context (system prompt, usage total,
- * hooks and `stream()` sink).
+ * One in-flight call of an agent: its abort controller (linked to the caller's
+ * `options.signal`), whether the caller left, its context (system prompt, usage total,
+ * hooks and `stream()` sink), and the `Phases` that run its steps and end it. AgentBase
+ * lists the steps; this holds the machinery they share.
  */
 export class ActiveCall {
   readonly context: ActiveCallContext;
+  readonly sink: ((event: AgentEvent) => void) | undefined;
+  readonly #phases: Phases<Msg>;
   readonly #controller = new AbortController();
   readonly #external: AbortSignal | undefined;
   readonly #onExternalAbort = (): void => this.abort(this.#external?.reason);
+  readonly #release: () => void;
+  readonly #hooksFor: HooksFor;
   #cancelled = false;
+  #released = false;
 
-  constructor(
-    agent: Agent,
-    readonly options: CallOptions,
-    systemPrompt: string,
-    hooksFor: HooksFor,
-    readonly sink: ((event: AgentEvent) => void) | undefined,
-  ) {
+  constructor(setup: ActiveCallSetup, subscriber: Subscriber<Msg>) {
+    const { options } = setup;
+    this.sink = setup.sink;
+    this.#release = setup.release;
+    this.#hooksFor = setup.hooksFor;
+    this.#phases = new Phases(subscriber);
     this.#external = options.signal;
     if (this.#external?.aborted) this.abort(this.#external.reason);
     else this.#external?.addEventListener('abort', this.#onExternalAbort, { once: true });
     this.context = new ActiveCallContext(
-      agent,
+      setup.agent,
       this.#controller.signal,
       options,
-      systemPrompt,
-      hooksFor,
-      sink,
+      setup.systemPrompt,
+      setup.hooksFor,
+      setup.sink,
     );
-  }
-
-  /** The call's system prompt (preCall hooks may replace it). */
-  get systemPrompt(): string {
-    return this.context.systemPrompt;
-  }
-
-  set systemPrompt(prompt: string) {
-    this.context.systemPrompt = prompt;
   }
 
   /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
@@ -64,58 +69,129 @@ export class ActiveCall {
     if (!this.#controller.signal.aborted) this.#controller.abort(reason);
   }
 
-  /** Marks the call as abandoned by its caller, then aborts its signal with `reason`. */
-  cancel(reason: unknown): void {
-    this.#cancelled = true;
-    this.abort(reason);
+  /**
+   * Runs the preCall hooks, then `then` with the input as they left it (the system prompt
+   * they left becomes the call's); their error goes to `onError`.
+   */
+  preCall(input: Msg[], onError: (error: unknown) => void, then: (msgs: Msg[]) => void): void {
+    const { context } = this;
+    const event: PreCallEvent = {
+      type: 'preCall',
+      agent: context.agent,
+      input,
+      systemPrompt: context.systemPrompt,
+    };
+    const proceed = (pre: PreCallEvent): void => {
+      context.systemPrompt = pre.systemPrompt;
+      then(pre.input);
+    };
+    this.#phases.afterHooks(context, event, proceed, onError);
   }
 
-  /** Detaches from the caller's signal. */
-  dispose(): void {
+  /**
+   * The last Msg of `source()` to `then` (no Msg at all is a `NoReplyError`), its error to
+   * `onError`; once the caller has unsubscribed, neither runs and the call just ends.
+   */
+  reply(
+    source: () => Observable<Msg>,
+    then: (reply: Msg) => void,
+    onError: (error: unknown) => void,
+  ): void {
+    const name = this.context.agent.name;
+    const unlessCancelled =
+      <T>(next: (value: T) => void) =>
+      (value: T): void => {
+        if (this.#cancelled) this.#phases.end();
+        else next(value);
+      };
+    this.#phases.after(
+      lastReply(source, () => new NoReplyError(name)),
+      unlessCancelled(then),
+      unlessCancelled(onError),
+    );
+  }
+
+  /**
+   * Recovers from `error`: with `interruptReply` (the error was the call's interrupt), its
+   * reply, marked `interrupted` with `generateReason: 'interrupted'`, goes to `then`;
+   * without, the call fails with `error`.
+   */
+  recover(
+    error: unknown,
+    interruptReply: (() => Observable<Msg>) | undefined,
+    then: (reply: Msg) => void,
+  ): void {
+    if (interruptReply === undefined) {
+      this.fail(error);
+      return;
+    }
+    this.reply(
+      interruptReply,
+      (reply) => then(withMetadata(reply, { interrupted: true, generateReason: 'interrupted' })),
+      (cause) => this.fail(cause),
+    );
+  }
+
+  /**
+   * Runs the postCall hooks on `reply` (with `generateReason` and the call's usage added
+   * when missing), then `then` with the reply as they left it; their error fails the call.
+   */
+  postCall(reply: Msg, then: (reply: Msg) => void): void {
+    const event: PostCallEvent = {
+      type: 'postCall',
+      agent: this.context.agent,
+      reply: withCallMetadata(reply, this.context.usage),
+    };
+    this.#phases.afterHooks(
+      this.context,
+      event,
+      (post) => then(post.reply),
+      (error) => this.fail(error),
+    );
+  }
+
+  /** Waits for `source` (the broadcast), then releases the guard and emits the reply. */
+  finishAfter(source: Observable<Msg>): void {
+    this.#phases.after(
+      source,
+      (reply) => {
+        this.#releaseOnce();
+        this.#phases.finish(reply);
+      },
+      (error) => this.fail(error),
+    );
+  }
+
+  /** Runs the error hooks (each isolated), then releases the guard and errors with `error`. */
+  fail(error: unknown): void {
+    const event: ErrorEvent = { type: 'error', agent: this.context.agent, error };
+    const end = (): void => {
+      this.sink?.(snapshotOf(event));
+      this.#releaseOnce();
+      this.#phases.fail(error);
+    };
+    this.#phases.after(runErrorHooks(this.#hooksFor('error'), event), end, end, end);
+  }
+
+  /**
+   * The teardown: an unsubscribe before the call ended cancels it (its signal aborts first,
+   * so a cancelled doCall's own teardown already sees it), then the phase in flight is
+   * unsubscribed and the guard released.
+   */
+  close(): void {
+    if (!this.#phases.settled) {
+      this.#cancelled = true;
+      const name = this.context.agent.name;
+      this.abort(new DOMException(`The call to "${name}" was cancelled.`, 'AbortError'));
+    }
+    this.#phases.unsubscribe();
+    this.#releaseOnce();
+  }
+
+  #releaseOnce(): void {
+    if (this.#released) return;
+    this.#released = true;
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
-  }
-}
-
-/**
- * The `CallContext` handed to `doCall`: a small class rather than an object literal with
- * getters, which V8 keeps in dictionary mode with a closure per accessor for every call.
- */
-class ActiveCallContext implements CallContext {
-  readonly callId = newId();
-  systemPrompt: string;
-  #usage: Usage | undefined;
-  readonly #hooksFor: HooksFor;
-  readonly #sink: ((event: AgentEvent) => void) | undefined;
-
-  constructor(
-    readonly agent: Agent,
-    readonly signal: AbortSignal,
-    readonly options: CallOptions,
-    systemPrompt: string,
-    hooksFor: HooksFor,
-    sink: ((event: AgentEvent) => void) | undefined,
-  ) {
-    this.systemPrompt = systemPrompt;
-    this.#hooksFor = hooksFor;
-    this.#sink = sink;
-  }
-
-  notify<E extends HookEvent>(event: E): Observable<E> {
-    const run = runHooks(this.#hooksFor(event.type), event);
-    const sink = this.#sink;
-    return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
-  }
-
-  listens(type: HookEventType): boolean {
-    return this.#sink !== undefined || this.#hooksFor(type).length > 0;
-  }
-
-  /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */
-  readonly addUsage = (usage: Usage | undefined): void => {
-    this.#usage = addUsage(this.#usage, usage);
-  };
-
-  get usage(): Usage | undefined {
-    return this.#usage;
+    this.#release();
   }
 }

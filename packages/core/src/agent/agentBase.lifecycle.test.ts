@@ -496,7 +496,7 @@ describe('AgentBase broadcast', () => {
     expect(log).toEqual(['bob observed one']);
   });
 
-  it('fails the call when a subscriber cannot observe the reply', async () => {
+  it('replies and reports to error hooks when a subscriber cannot observe the reply', async () => {
     const failure = new Error('observer broke');
     class Broken extends Listener {
       protected override doObserve(): Observable<void> {
@@ -506,8 +506,15 @@ describe('AgentBase broadcast', () => {
       }
     }
     const agent = new TestAgent();
-    agent.resetSubscribers('hub', [new Broken('broken', [])]);
-    await expect(lastValueFrom(agent.call(userMsg('x')))).rejects.toBe(failure);
+    const after: string[] = [];
+    agent.resetSubscribers('hub', [new Broken('broken', []), new Listener('after', after)]);
+    const reported: unknown[] = [];
+    agent.addHook({
+      onEvent: (event) => void (event.type === 'error' && reported.push(event.error)),
+    });
+    const reply = await lastValueFrom(agent.call(userMsg('x')));
+    expect(after).toEqual([`after observed ${textOf(reply)}`]);
+    expect(reported).toEqual([expect.objectContaining({ code: 'OBSERVE_FAILED', cause: failure })]);
     expect(agent.isRunning).toBe(false);
   });
 });

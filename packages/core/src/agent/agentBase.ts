@@ -1,48 +1,22 @@
-import {
-  concatMap,
-  defer,
-  EMPTY,
-  endWith,
-  from,
-  ignoreElements,
-  Observable,
-  of,
-  tap,
-  throwError,
-} from 'rxjs';
-import {
-  AgentBusyError,
-  InterruptedError,
-  InvalidArgumentError,
-  isAbortError,
-  NoReplyError,
-  UnsupportedStructuredOutputError,
-} from '../errors.js';
+import { defer, EMPTY, Observable, of, throwError } from 'rxjs';
+import { AgentBusyError, InterruptedError, InvalidArgumentError, isAbortError } from '../errors.js';
+import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
-import type {
-  ErrorEvent,
-  HookEvent,
-  HookEventType,
-  PostCallEvent,
-  PreCallEvent,
-} from '../hooks/hookEvent.js';
-import { HookRegistry } from '../hooks/hookRegistry.js';
-import { runErrorHooks } from '../hooks/runErrorHooks.js';
-import { runHooks } from '../hooks/runHooks.js';
+import type { HookEvent } from '../hooks/hookEvent.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
-import { lastReply } from '../internal/lastReply.js';
 import { newId } from '../internal/newId.js';
-import { normalizeInput } from '../internal/normalizeInput.js';
+import { callInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
-import { createMsg, type Msg, withMetadata } from '../message/msg.js';
+import { createMsg, type Msg } from '../message/msg.js';
 import type { StateModule } from '../state/stateModule.js';
 import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import type { Agent } from './agent.js';
-import { type AgentEvent, snapshotOf } from './agentEvent.js';
+import { type AgentEvent, streamOf } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
 import type { CallOptions, InterruptContext } from './callOptions.js';
-import { Phases } from './phases.js';
+import { HubSubscribers } from './hubSubscribers.js';
+import { observeEach } from './observeEach.js';
 
 /** Options every agent accepts. */
 export interface AgentBaseOptions {
@@ -51,8 +25,6 @@ export interface AgentBaseOptions {
   readonly hooks?: readonly Hook[];
   readonly id?: string;
 }
-
-const systemHooks = new HookRegistry();
 
 /**
  * The base of every agent. AgentBase owns the infrastructure — the running guard, hooks,
@@ -78,11 +50,8 @@ export abstract class AgentBase implements Agent {
   readonly name: string;
   readonly description: string;
 
-  readonly #hooks = new HookRegistry();
-  readonly #hooksFor = (type: HookEventType): readonly Hook[] =>
-    this.#hooks.forType(systemHooks, type);
-  /** Hub subscribers by hub id; created on the first hub (most agents never join one). */
-  #subscribers: Map<string, readonly AgentBase[]> | undefined;
+  readonly #hooks: AgentHooks;
+  #subscribers: HubSubscribers | undefined;
   readonly #state: StateRegistry;
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
@@ -98,7 +67,7 @@ export abstract class AgentBase implements Agent {
     this.name = options.name;
     this.description = options.description ?? '';
     this.#state = new StateRegistry(this.name);
-    for (const hook of options.hooks ?? []) this.#hooks.add(hook);
+    this.#hooks = new AgentHooks(options.hooks);
   }
 
   /**
@@ -117,13 +86,7 @@ export abstract class AgentBase implements Agent {
    * unsubscribing cancels the call.
    */
   stream(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<AgentEvent> {
-    return new Observable<AgentEvent>((subscriber) =>
-      this.#run(input, options, (event) => subscriber.next(event)).subscribe({
-        next: (msg) => subscriber.next(Object.freeze({ type: 'reply', msg })),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      }),
-    );
+    return streamOf((sink) => this.#run(input, options, sink));
   }
 
   /**
@@ -131,11 +94,7 @@ export abstract class AgentBase implements Agent {
    * Cold; emits one `undefined` when all were observed, then completes.
    */
   observe(input: Msg | readonly Msg[]): Observable<void> {
-    return defer(() => from(normalizeInput(input, `${this.name}.observe()`))).pipe(
-      concatMap((msg) => this.doObserve(msg)),
-      ignoreElements(),
-      endWith(undefined),
-    );
+    return observeEach(input, `${this.name}.observe()`, (msg) => this.doObserve(msg));
   }
 
   /**
@@ -161,26 +120,28 @@ export abstract class AgentBase implements Agent {
 
   /** Registers a hook on every agent, merged into each agent's priority order. */
   static addSystemHook(hook: Hook): () => void {
-    return systemHooks.add(hook);
+    return AgentHooks.system.add(hook);
   }
 
   /** Removes every system hook. */
   static clearSystemHooks(): void {
-    systemHooks.clear();
+    AgentHooks.system.clear();
   }
 
-  /** Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. */
+  /**
+   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. Every
+   * subscriber receives every reply, in order, before the caller does; a subscriber whose
+   * `observe` fails is reported to this agent's `error` hooks as an `ObserveError` (naming
+   * it) and neither stops delivery to the others nor fails this agent's call.
+   */
   resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
-    this.#subscribers ??= new Map();
-    this.#subscribers.set(
-      hubId,
-      agents.filter((agent) => agent !== this),
-    );
+    this.#subscribers ??= new HubSubscribers();
+    this.#subscribers.reset(hubId, this, agents);
   }
 
   /** Stops broadcasting this agent's replies to hub `hubId`. */
   removeSubscribers(hubId: string): void {
-    this.#subscribers?.delete(hubId);
+    this.#subscribers?.remove(hubId);
   }
 
   /** Whether a call is in flight. */
@@ -241,7 +202,7 @@ export abstract class AgentBase implements Agent {
    * subscribers (`CallContext.notify` of the running call).
    */
   protected notify<E extends HookEvent>(event: E): Observable<E> {
-    return this.#active?.context.notify(event) ?? runHooks(this.#hooksFor(event.type), event);
+    return this.#active?.context.notify(event) ?? this.#hooks.run(event);
   }
 
   /**
@@ -249,7 +210,7 @@ export abstract class AgentBase implements Agent {
    * `CallContext.listens(type)` asks the same of one event type.
    */
   protected get hasEventListeners(): boolean {
-    return this.#hooks.merged(systemHooks).length > 0 || this.#active?.sink !== undefined;
+    return this.#hooks.any || this.#active?.sink !== undefined;
   }
 
   /** The system prompt a call starts with, before preCall hooks. Default: none. */
@@ -273,152 +234,65 @@ export abstract class AgentBase implements Agent {
     sink: ((event: AgentEvent) => void) | undefined,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
-      // 1. The running guard: a second call while one is in flight changes nothing.
-      if (this.#active) {
-        subscriber.error(new AgentBusyError(this.name));
-        return;
-      }
-      if (options.structuredOutput !== undefined && !this.supportsStructuredOutput) {
-        subscriber.error(new UnsupportedStructuredOutputError(this.constructor.name));
-        return;
-      }
       let msgs: Msg[];
       try {
-        msgs = normalizeInput(input, `${this.name}.call()`);
+        // 1. The running guard: a call while another is in flight changes nothing.
+        if (this.#active) throw new AgentBusyError(this.name);
+        msgs = callInput(this, input, options, this.supportsStructuredOutput);
       } catch (error) {
         subscriber.error(error);
         return;
       }
-      const call = new ActiveCall(this, options, this.defaultSystemPrompt(), this.#hooksFor, sink);
+      const systemPrompt = this.defaultSystemPrompt();
+      const hooksFor = this.#hooks.forType;
+      const release = (): void => {
+        if (this.#active === call) this.#active = undefined;
+      };
+      const call = new ActiveCall(
+        { agent: this, options, systemPrompt, hooksFor, sink, release },
+        subscriber,
+      );
       this.#active = call;
       // 2. An interrupt made while idle does not cut this call.
       this.#interrupt = undefined;
-      const phases = new Phases<Msg>(subscriber);
-      this.#lifecycle(call, msgs, phases);
-      return () => {
-        // Cancel first, so a cancelled doCall's own teardown already sees the aborted signal.
-        if (!phases.settled)
-          call.cancel(new DOMException(`The call to "${this.name}" was cancelled.`, 'AbortError'));
-        phases.unsubscribe();
-        this.#release(call);
-      };
+      this.#steps(call, msgs);
+      return () => call.close();
     });
   }
 
   /**
-   * The steps of one call after the guard, in order: 3. preCall hooks (input and system
-   * prompt); 4. doCall (no reply is a `NoReplyError`); 5. postCall hooks; 6. broadcast to
-   * hub subscribers; 7. release the guard, then emit the reply. An interrupt becomes
-   * `handleInterrupt`'s reply (marked), which goes on from step 5; any other error runs the
-   * error hooks and fails the call. Nothing goes on once the caller has unsubscribed.
+   * The steps of a call after the guard (1) and the interrupt reset (2), in order. An
+   * interrupt in steps 3–4 becomes `handleInterrupt`'s reply, marked, which goes on from
+   * step 5; any other error runs the error hooks and fails the call.
    */
-  #lifecycle(call: ActiveCall, input: Msg[], phases: Phases<Msg>): void {
-    const context = call.context;
-    let msgs = input;
-    const fail = (error: unknown): void => this.#fail(error, call, phases);
-    const reply = (
-      source: () => Observable<Msg>,
-      then: (reply: Msg) => void,
-      onError: (error: unknown) => void,
-    ): void =>
-      phases.after(
-        lastReply(source, () => new NoReplyError(this.name)),
-        then,
-        onError,
-      );
-    const preCall: PreCallEvent = {
-      type: 'preCall',
-      agent: this,
-      input: msgs,
-      systemPrompt: context.systemPrompt,
-    };
-    const deliver = (doCallReply: Msg): void => {
-      if (call.cancelled) return phases.end();
-      const postCall: PostCallEvent = {
-        type: 'postCall',
-        agent: this,
-        reply: this.#withCallMetadata(doCallReply, call),
-      };
-      phases.afterHooks(
-        context,
-        postCall,
-        (post) =>
-          phases.after(
-            this.#broadcast(post.reply),
-            (delivered) => {
-              this.#release(call);
-              phases.finish(delivered);
-            },
-            fail,
-          ),
-        fail,
-      );
-    };
-    const recover = (error: unknown): void => {
-      if (call.cancelled) return phases.end();
-      if (!this.#isInterrupt(error)) return fail(error);
-      const interrupt = this.#interrupt ?? { source: 'system' as const };
-      reply(
-        () => this.handleInterrupt(interrupt, msgs),
-        (interrupted) =>
-          deliver(withMetadata(interrupted, { interrupted: true, generateReason: 'interrupted' })),
-        fail,
-      );
-    };
-    phases.afterHooks(
-      context,
-      preCall,
-      (pre) => {
-        msgs = pre.input;
-        call.systemPrompt = pre.systemPrompt;
-        reply(() => this.doCall(msgs, context), deliver, recover);
-      },
-      recover,
+  #steps(call: ActiveCall, input: Msg[]): void {
+    // 5. postCall hooks may replace the reply; 6. every hub subscriber observes it;
+    // 7. the guard is released, then the reply is emitted.
+    const deliver = (reply: Msg): void =>
+      call.postCall(reply, (final) => call.finishAfter(this.#broadcast(final)));
+    const recover =
+      (msgs: Msg[]) =>
+      (error: unknown): void =>
+        call.recover(error, this.#interruptReply(error, msgs), deliver);
+    // 3. preCall hooks may replace the input and the system prompt.
+    call.preCall(input, recover(input), (msgs) =>
+      // 4. doCall produces the reply (completing without one is a NoReplyError).
+      call.reply(() => this.doCall(msgs, call.context), deliver, recover(msgs)),
     );
   }
 
-  #isInterrupt(error: unknown): boolean {
-    return (
-      error instanceof InterruptedError || (this.#interrupt !== undefined && isAbortError(error))
-    );
+  /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */
+  #interruptReply(error: unknown, msgs: Msg[]): (() => Observable<Msg>) | undefined {
+    const interrupt = this.#interrupt;
+    const interrupted =
+      error instanceof InterruptedError || (interrupt !== undefined && isAbortError(error));
+    if (!interrupted) return undefined;
+    return () => this.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
   }
 
-  #withCallMetadata(reply: Msg, call: ActiveCall): Msg {
-    const extra: JsonObject = {};
-    if (reply.metadata['generateReason'] === undefined) extra['generateReason'] = 'stop';
-    const usage = call.context.usage;
-    if (usage && reply.metadata['usage'] === undefined) extra['usage'] = { ...usage };
-    return Object.keys(extra).length === 0 ? reply : withMetadata(reply, extra);
-  }
-
-  /** Has every hub subscriber observe `reply`, then emits it. */
+  /** Has every hub subscriber observe `reply` (see `HubSubscribers.broadcast`), then emits it. */
   #broadcast(reply: Msg): Observable<Msg> {
-    // Most calls have no subscriber: of(reply) is one subscription, EMPTY.pipe(endWith()) five.
-    if (this.#subscribers === undefined) return of(reply);
-    const targets = new Set<AgentBase>();
-    for (const agents of this.#subscribers.values()) for (const agent of agents) targets.add(agent);
-    if (targets.size === 0) return of(reply);
-    return from(targets).pipe(
-      concatMap((agent) => agent.observe(reply)),
-      ignoreElements(),
-      endWith(reply),
-    );
-  }
-
-  /** Runs the error hooks (each isolated), then releases the call and errors with `error` itself. */
-  #fail(error: unknown, call: ActiveCall, phases: Phases<Msg>): void {
-    const event: ErrorEvent = { type: 'error', agent: this, error };
-    const end = (): void => {
-      call.sink?.(snapshotOf(event));
-      this.#release(call);
-      phases.fail(error);
-    };
-    phases.after(runErrorHooks(this.#hooksFor('error'), event), end, end, end);
-  }
-
-  #release(call: ActiveCall): void {
-    if (this.#active !== call) return;
-    this.#active = undefined;
-    call.dispose();
+    const subscribers = this.#subscribers;
+    return subscribers ? subscribers.broadcast(reply, this, this.#hooks.runError) : of(reply);
   }
 }

@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom, Observable, of, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AgentBase } from '../agent/agentBase.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, ObserveError } from '../errors.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { EchoAgent, ManualAgent } from '../testing/testAgents.js';
@@ -178,6 +178,38 @@ describe('MsgHub', () => {
     const values = await lastValueFrom(hub.broadcast([userMsg('1'), userMsg('2')]).pipe(toArray()));
     expect(values).toEqual([undefined]);
     expect(log).toEqual(['z:1', 'z:2', 'x:1', 'x:2', 'y:1', 'y:2']);
+  });
+
+  it("delivers a reply to every subscriber when one fails to observe, reporting it through the speaker's error hooks", async () => {
+    const [a, , c] = trio();
+    const failing = new ObserverAgent('f', 'fail');
+    const hub = new MsgHub({ participants: [a, failing, c] });
+    await lastValueFrom(hub.enter());
+    const reported: unknown[] = [];
+    a.addHook({
+      onEvent: (event) => {
+        if (event.type === 'error') reported.push(event.error);
+      },
+    });
+
+    const reply = await lastValueFrom(a.call(userMsg('x')));
+
+    expect(textOf(reply)).toBe('a:x');
+    expect(texts(c.observed)).toEqual(['a:x']);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeInstanceOf(ObserveError);
+    expect(reported[0]).toMatchObject({ code: 'OBSERVE_FAILED', agentName: 'f' });
+    expect(String((reported[0] as Error).message)).toMatch(/"f".*f cannot observe/);
+    expect(a.isRunning).toBe(false);
+  });
+
+  it('has every participant observe a broadcast before erroring with the first failure', async () => {
+    const [a, , c] = trio();
+    const failing = new ObserverAgent('f', 'fail');
+    const hub = new MsgHub({ participants: [a, failing, c] });
+    await expect(lastValueFrom(hub.broadcast(userMsg('hi')))).rejects.toThrow('f cannot observe');
+    expect(texts(a.observed)).toEqual(['hi']);
+    expect(texts(c.observed)).toEqual(['hi']);
   });
 
   it('errors from broadcast() for a non-Msg, without throwing synchronously', async () => {

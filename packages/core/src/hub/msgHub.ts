@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  catchError,
+  concat,
   concatMap,
   defer,
   EMPTY,
@@ -10,6 +12,7 @@ import {
   type Observable,
   type ObservableInput,
   tap,
+  throwError,
 } from 'rxjs';
 import { AgentBase } from '../agent/agentBase.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -31,7 +34,9 @@ export interface MsgHubOptions {
 /**
  * A group of agents that hear each other. Once entered, with auto-broadcast on, every reply
  * of a participant is observed by every other participant (never by itself) before its
- * caller receives it. `exit()` undoes the subscriptions; prefer `msgHub()`, which always exits.
+ * caller receives it. A participant whose `observe` fails on a reply does not stop the
+ * others from receiving it and does not fail the speaker's call: the failure reaches the
+ * speaker's `error` hooks as an `ObserveError` naming that participant. `exit()` undoes the subscriptions; prefer `msgHub()`, which always exits.
  */
 export class MsgHub {
   /** The id under which participants register their subscribers. */
@@ -97,12 +102,26 @@ export class MsgHub {
   /**
    * Has every participant observe `msg`, one after another in participant order. Cold; emits
    * one `undefined` when all have observed it, then completes; errors with
-   * `InvalidArgumentError` for a non-Msg or with the error of a failing `observe`.
+   * `InvalidArgumentError` for a non-Msg. A participant whose `observe` fails does not stop
+   * delivery: every other participant still observes `msg`, then the broadcast errors with
+   * the first failure.
    */
   broadcast(msg: Msg | readonly Msg[]): Observable<void> {
     return defer(() => {
       const msgs = normalizeInput(msg, `MsgHub "${this.name}".broadcast()`);
-      return from([...this.#participants]).pipe(concatMap((agent) => agent.observe(msgs)));
+      let failure: { readonly error: unknown } | undefined;
+      const observeOne = (agent: AgentBase): Observable<void> =>
+        agent.observe(msgs).pipe(
+          catchError((error: unknown) => {
+            failure ??= { error };
+            return EMPTY;
+          }),
+        );
+      const observeAll = from([...this.#participants]).pipe(concatMap(observeOne));
+      return concat(
+        observeAll,
+        defer(() => (failure ? throwError(() => failure?.error) : EMPTY)),
+      );
     }).pipe(ignoreElements(), endWith(undefined));
   }
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from '../errors.js';
+import type { CallOptions } from '../agent/callOptions.js';
+import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
@@ -18,4 +19,20 @@ export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: 
     }
   });
   return msgs;
+}
+
+/**
+ * The input of `agent.call()` as an array of Msgs; throws `UnsupportedStructuredOutputError`
+ * when structured output is asked of an agent without it, `InvalidArgumentError` for input
+ * that is not a Msg.
+ */
+export function callInput(
+  agent: { readonly name: string; readonly constructor: { readonly name: string } },
+  input: Msg | readonly Msg[] | undefined,
+  options: CallOptions,
+  supportsStructuredOutput: boolean,
+): Msg[] {
+  if (options.structuredOutput !== undefined && !supportsStructuredOutput)
+    throw new UnsupportedStructuredOutputError(agent.constructor.name);
+  return normalizeInput(input, `${agent.name}.call()`);
 }

@@ -1,5 +1,7 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, SessionCorruptError } from '../errors.js';
@@ -81,6 +83,30 @@ describe('JsonFileSession', () => {
     await writeFile(join(dir, '.1234.tmp'), '{');
     await writeFile(join(dir, 'Bob.json'), '{}');
     expect(await session.list()).toEqual(['k']);
+  });
+
+  it("removes temp files left by a crashed writer on first use, keeping live writers' temps", async () => {
+    await mkdir(dir, { recursive: true });
+    const host = hostname().replace(/[^A-Za-z0-9-]/g, '-');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const crashed = `.${host}.${dead}.${randomUUID()}.tmp`;
+    const live = `.${host}.${process.pid}.${randomUUID()}.tmp`;
+    const otherHost = `.elsewhere.${dead}.${randomUUID()}.tmp`;
+    const oldOther = `.elsewhere.${process.pid}.${randomUUID()}.tmp`;
+    const legacy = `.${randomUUID()}.tmp`;
+    for (const name of [crashed, live, otherHost, oldOther, legacy]) {
+      await writeFile(join(dir, name), '{"version":');
+    }
+    const anHourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    await utimes(join(dir, oldOther), anHourAgo, anHourAgo);
+    await utimes(join(dir, legacy), anHourAgo, anHourAgo);
+
+    const session = new JsonFileSession(dir);
+    expect(await session.list()).toEqual([]);
+
+    expect((await readdir(dir)).sort()).toEqual([live, otherHost].sort());
+    await session.save('k', {});
+    expect((await readdir(dir)).sort()).toEqual(['k.json', live, otherHost].sort());
   });
 
   it('reports a file that is not valid JSON with its path, line and what to do', async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, SessionCorruptError } from '../errors.js';
@@ -6,6 +5,7 @@ import { isJsonObject, type JsonObject } from '../json.js';
 import { jsonErrorPosition } from './jsonErrorPosition.js';
 import { assertJsonState, assertSessionKey, type Session } from './session.js';
 import { decodeSessionFileName, encodeSessionKey, SESSION_FILE_SUFFIX } from './sessionKey.js';
+import { sweepStaleTempFiles, tempFileName } from './sessionTempFiles.js';
 
 /** The format version of a session file. */
 const FILE_VERSION = 1;
@@ -19,7 +19,9 @@ const RECOVER = 'Restore it from a backup, or delete it to start fresh.';
  *
  * Writes are atomic: the file is written to a temp file in the same directory, flushed to
  * disk and renamed over the old one, so a crash mid-write leaves the previous state, never a
- * torn file. Within one instance, saves and deletes of a key apply in call order. A file that
+ * torn file. Temp files a crashed writer left behind (its process is gone, or the file is
+ * older than 15 minutes) are removed on the instance's first save, delete or list; `list()`
+ * never shows a temp file. Within one instance, saves and deletes of a key apply in call order. A file that
  * cannot be read back rejects with `SessionCorruptError` naming it, never as an empty state.
  *
  * @example
@@ -32,6 +34,7 @@ export class JsonFileSession implements Session {
   /** The directory holding the session files; created on the first save. */
   readonly dir: string;
   readonly #writes = new Map<string, Promise<void>>();
+  #swept: Promise<void> | undefined;
 
   constructor(dir: string) {
     if (typeof dir !== 'string' || dir === '') {
@@ -55,6 +58,7 @@ export class JsonFileSession implements Session {
     assertJsonState(state, method);
     const file = this.#fileOf(key, method);
     const text = `${JSON.stringify({ version: FILE_VERSION, key, state }, null, 2)}\n`;
+    await this.#sweep();
     return this.#inOrder(file, () => this.#write(file, text));
   }
 
@@ -79,11 +83,13 @@ export class JsonFileSession implements Session {
   async delete(key: string): Promise<void> {
     assertSessionKey(key, 'JsonFileSession.delete()');
     const file = this.#fileOf(key, 'JsonFileSession.delete()');
+    await this.#sweep();
     return this.#inOrder(file, () => rm(file, { force: true }));
   }
 
   /** Every key with a file in `dir`, sorted; temp files and foreign files are skipped. */
   async list(): Promise<string[]> {
+    await this.#sweep();
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -97,6 +103,12 @@ export class JsonFileSession implements Session {
       if (key !== undefined) keys.push(key);
     }
     return keys.sort();
+  }
+
+  // Once per instance: a crash leaves temps only between runs, not during one.
+  #sweep(): Promise<void> {
+    this.#swept ??= sweepStaleTempFiles(this.dir);
+    return this.#swept;
   }
 
   #fileOf(key: string, method: string): string {
@@ -117,8 +129,7 @@ export class JsonFileSession implements Session {
 
   async #write(file: string, text: string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    // A dot-name never decodes as a key, so list() skips temp files left by a crash.
-    const temp = join(this.dir, `.${randomUUID()}.tmp`);
+    const temp = join(this.dir, tempFileName());
     let handle: FileHandle | undefined;
     try {
       handle = await open(temp, 'wx');

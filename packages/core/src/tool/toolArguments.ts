@@ -1,3 +1,4 @@
+import { type ParsedToolArguments, parseToolArguments } from './parseToolArguments.js';
 import { formatIssues, validateAgainst } from './schema.js';
 import type { Tool, ToolCallRequest } from './tool.js';
 
@@ -8,8 +9,8 @@ export type ArgumentsOutcome =
 
 /**
  * Turns a call's arguments into the value `execute` receives: `input` when given (hooks may
- * have changed it), else `rawArguments` parsed as JSON (empty text means `{}`, which some
- * servers send for tools without parameters), then validated against the tool's schema.
+ * have changed it), else `rawArguments` parsed by `parseToolArguments` (bounded in size and depth; empty text
+ * means `{}`), then validated against the tool's schema.
  */
 export function resolveArguments(tool: Tool<never>, call: ToolCallRequest): ArgumentsOutcome {
   const parsed =
@@ -38,21 +39,8 @@ export function resolveArguments(tool: Tool<never>, call: ToolCallRequest): Argu
   };
 }
 
-function parseRaw(
-  call: ToolCallRequest,
-):
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly message: string } {
-  const raw = call.rawArguments ?? '';
-  if (raw.trim() === '') return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(raw) as unknown };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `Tool "${call.name}" got arguments that are not valid JSON (${messageOf(error)}); send the arguments as one JSON object.`,
-    };
-  }
+function parseRaw(call: ToolCallRequest): ParsedToolArguments {
+  return parseToolArguments(call.name, call.rawArguments ?? '');
 }
 
 function describeType(value: unknown): string {

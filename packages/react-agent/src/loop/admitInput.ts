@@ -4,9 +4,10 @@ import type { Transcript } from './transcript.js';
 
 /**
  * Records a call's input and picks its first step (human in the loop): no input with open
- * tool calls runs them; tool results answer open calls (unknown ids are an
- * `InvalidArgumentError`, thrown before memory changes) and the missing ones run; any other
- * message first gives each open call a `[cancelled]` error result, then reasoning starts.
+ * tool calls runs them; tool results answer open calls (unknown ids, and a second result
+ * for one id, are an `InvalidArgumentError` thrown before memory changes) and the missing
+ * ones run; any other message first gives each open call a `[cancelled]` error result,
+ * then reasoning starts.
  */
 export function admitInput(transcript: Transcript, msgs: readonly Msg[]): Step {
   const supplied = msgs.filter((msg) => msg.role === 'tool');
@@ -16,6 +17,17 @@ export function admitInput(transcript: Transcript, msgs: readonly Msg[]): Step {
   if (unknown.length > 0) {
     throw new InvalidArgumentError(
       `${transcript.agentName}: tool result(s) for unknown tool call id(s) ${unknown.map((r) => r.id).join(', ')}; pending calls: ${[...openIds].join(', ') || 'none'}.`,
+    );
+  }
+  const answered = new Set<string>();
+  const repeated = new Set<string>();
+  for (const result of supplied.flatMap(toolResults)) {
+    if (answered.has(result.id)) repeated.add(result.id);
+    answered.add(result.id);
+  }
+  if (repeated.size > 0) {
+    throw new InvalidArgumentError(
+      `${transcript.agentName}: more than one result for tool call id(s) ${[...repeated].join(', ')}; send one result per pending call.`,
     );
   }
   transcript.add(supplied);

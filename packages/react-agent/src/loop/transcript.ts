@@ -65,6 +65,15 @@ export class Transcript {
     }
   }
 
+  /**
+   * Stores `msg` as something the user said (what `interrupt(message)` got): itself when
+   * user-role, else a user-role copy keeping its text and images.
+   */
+  addUserWords(msg: Msg): void {
+    const content = msg.content.filter((block) => block.type === 'text' || block.type === 'image');
+    this.add(msg.role === 'user' ? msg : { ...msg, role: 'user', content });
+  }
+
   /** Stores the text of a reply cut mid-stream as an assistant Msg marked `partial`. */
   addPartial(id: string, text: string): void {
     if (text === '') return;

@@ -5,12 +5,19 @@ import {
   isJsonObject,
   type JsonObject,
   type Msg,
+  parseToolArguments,
 } from '@rxagent/core';
 
 /**
- * Turns a model response into the assistant Msg stored in memory. Tool-call arguments that
- * are not a JSON object become `{}` in the `tool_use` block (so the history replays as
- * valid JSON) and the raw text is kept in `metadata.invalidToolArguments[id]`.
+ * Turns a model response into the assistant Msg stored in memory, so that the next request
+ * can always be sent whatever the server returned:
+ * - tool-call arguments that are not a JSON object, or that exceed the documented bounds
+ *   (`MAX_TOOL_ARGUMENT_CHARS`, `MAX_TOOL_ARGUMENT_DEPTH`), become `{}` in the `tool_use`
+ *   block and the raw text is kept in `metadata.invalidToolArguments[id]` (the toolkit then
+ *   answers the call with an error result saying what was wrong);
+ * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
+ *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
+ *   maps each new id to the server's.
  */
 export function responseToMsg(response: ChatResponse, name: string, id?: string): Msg {
   const content: ContentBlock[] = [];
@@ -18,22 +25,29 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
   if (response.text || response.toolCalls.length === 0)
     content.push({ type: 'text', text: response.text });
   const invalid: JsonObject = {};
+  const renamed: JsonObject = {};
+  const used = new Set<string>();
   for (const call of response.toolCalls) {
-    const input = parseArguments(call.arguments);
-    if (input === undefined) invalid[call.id] = call.arguments;
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input: input ?? {} });
+    const callId = uniqueId(call.id, used);
+    if (callId !== call.id) renamed[callId] = call.id;
+    const input = parseArguments(call.name, call.arguments);
+    if (input === undefined) invalid[callId] = call.arguments;
+    content.push({ type: 'tool_use', id: callId, name: call.name, input: input ?? {} });
   }
-  const metadata: JsonObject =
-    Object.keys(invalid).length > 0 ? { invalidToolArguments: invalid } : {};
+  const metadata: JsonObject = {};
+  if (Object.keys(invalid).length > 0) metadata['invalidToolArguments'] = invalid;
+  if (Object.keys(renamed).length > 0) metadata['renamedToolCallIds'] = renamed;
   return createMsg({ name, role: 'assistant', content, metadata, ...(id !== undefined && { id }) });
 }
 
-function parseArguments(raw: string): JsonObject | undefined {
-  if (raw.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+function uniqueId(id: string, used: Set<string>): string {
+  let unique = id;
+  for (let n = 2; used.has(unique); n++) unique = `${id}_${n}`;
+  used.add(unique);
+  return unique;
+}
+
+function parseArguments(toolName: string, raw: string): JsonObject | undefined {
+  const parsed = parseToolArguments(toolName, raw);
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
 }

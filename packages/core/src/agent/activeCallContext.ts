@@ -1,0 +1,58 @@
+import { type Observable, tap } from 'rxjs';
+import type { Hook } from '../hooks/hook.js';
+import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
+import { runHooks } from '../hooks/runHooks.js';
+import { newId } from '../internal/newId.js';
+import type { Usage } from '../model/chatModel.js';
+import { addUsage } from '../model/chatResponse.js';
+import type { Agent } from './agent.js';
+import { type AgentEvent, snapshotOf } from './agentEvent.js';
+import type { CallContext } from './callContext.js';
+import type { CallOptions } from './callOptions.js';
+
+/** The hooks of an agent that want events of `type`, in dispatch order. */
+export type HooksFor = (type: HookEventType) => readonly Hook[];
+
+/**
+ * The `CallContext` handed to `doCall`: a small class rather than an object literal with
+ * getters, which V8 keeps in dictionary mode with a closure per accessor for every call.
+ */
+export class ActiveCallContext implements CallContext {
+  readonly callId = newId();
+  systemPrompt: string;
+  #usage: Usage | undefined;
+  readonly #hooksFor: HooksFor;
+  readonly #sink: ((event: AgentEvent) => void) | undefined;
+
+  constructor(
+    readonly agent: Agent,
+    readonly signal: AbortSignal,
+    readonly options: CallOptions,
+    systemPrompt: string,
+    hooksFor: HooksFor,
+    sink: ((event: AgentEvent) => void) | undefined,
+  ) {
+    this.systemPrompt = systemPrompt;
+    this.#hooksFor = hooksFor;
+    this.#sink = sink;
+  }
+
+  notify<E extends HookEvent>(event: E): Observable<E> {
+    const run = runHooks(this.#hooksFor(event.type), event);
+    const sink = this.#sink;
+    return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+  }
+
+  listens(type: HookEventType): boolean {
+    return this.#sink !== undefined || this.#hooksFor(type).length > 0;
+  }
+
+  /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */
+  readonly addUsage = (usage: Usage | undefined): void => {
+    this.#usage = addUsage(this.#usage, usage);
+  };
+
+  get usage(): Usage | undefined {
+    return this.#usage;
+  }
+}

@@ -1,0 +1,14 @@
+import type { JsonObject } from '../json.js';
+import { type Msg, withMetadata } from '../message/msg.js';
+import type { Usage } from '../model/chatModel.js';
+
+/**
+ * `reply` with what AgentBase adds to every reply: `generateReason: 'stop'` when the
+ * subclass set none, and the call's summed `usage` when a model reported one.
+ */
+export function withCallMetadata(reply: Msg, usage: Usage | undefined): Msg {
+  const extra: JsonObject = {};
+  if (reply.metadata['generateReason'] === undefined) extra['generateReason'] = 'stop';
+  if (usage && reply.metadata['usage'] === undefined) extra['usage'] = { ...usage };
+  return Object.keys(extra).length === 0 ? reply : withMetadata(reply, extra);
+}

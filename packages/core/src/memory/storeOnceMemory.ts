@@ -1,0 +1,91 @@
+import type { JsonObject } from '../json.js';
+import type { Msg } from '../message/msg.js';
+import type { Memory } from './memory.js';
+
+/**
+ * A `Memory` wrapper that stores each Msg (by id) once, whatever the wrapped memory does:
+ * the agent's guarantee, so a custom `Memory` need not skip repeats itself. In a hub with a
+ * pipeline the same reply arrives twice (observed as a broadcast, then passed on as input);
+ * only the first is stored.
+ *
+ * It keeps the ids of the stored messages in a Set, so `add` costs O(1) per message. The Set
+ * follows every change made through the wrapper (`delete`, `replace`, `clear`,
+ * `loadStateDict`); when the wrapped memory was changed behind its back (its `size` is not
+ * what the wrapper last saw), the Set is rebuilt from `messages()` before the next add.
+ */
+export class StoreOnceMemory implements Memory {
+  /** The wrapped memory, which holds the messages and the state. */
+  readonly inner: Memory;
+  #ids = new Set<string>();
+  #seenSize = -1;
+
+  constructor(inner: Memory) {
+    this.inner = inner;
+  }
+
+  /** Appends the messages whose ids are not stored yet (nor repeated earlier in `msgs`), in order. */
+  add(msgs: Msg | readonly Msg[]): void {
+    this.#sync();
+    const fresh: Msg[] = [];
+    for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
+      if (this.#ids.has(msg.id)) continue;
+      this.#ids.add(msg.id);
+      fresh.push(msg);
+    }
+    if (fresh.length > 0) this.inner.add(fresh);
+    this.#seenSize = this.inner.size;
+  }
+
+  /** The stored messages, oldest first (the wrapped memory's view). */
+  messages(): readonly Msg[] {
+    return this.inner.messages();
+  }
+
+  /** Removes the messages with these ids; returns how many were removed. */
+  delete(ids: Iterable<string>): number {
+    const removed = this.inner.delete(ids);
+    this.#invalidate();
+    return removed;
+  }
+
+  /** Replaces the whole conversation (a repeated id is kept once). */
+  replace(msgs: readonly Msg[]): void {
+    const ids = new Set<string>();
+    const unique = msgs.filter((msg) => !ids.has(msg.id) && ids.add(msg.id));
+    this.inner.replace(unique);
+    this.#ids = ids;
+    this.#seenSize = this.inner.size;
+  }
+
+  /** Removes everything. */
+  clear(): void {
+    this.inner.clear();
+    this.#invalidate();
+  }
+
+  /** How many messages are stored. */
+  get size(): number {
+    return this.inner.size;
+  }
+
+  /** The wrapped memory's state. */
+  stateDict(): JsonObject {
+    return this.inner.stateDict();
+  }
+
+  /** Loads the wrapped memory's state (its own validation applies). */
+  loadStateDict(state: JsonObject): void {
+    this.inner.loadStateDict(state);
+    this.#invalidate();
+  }
+
+  #invalidate(): void {
+    this.#seenSize = -1;
+  }
+
+  #sync(): void {
+    if (this.inner.size === this.#seenSize) return;
+    this.#ids = new Set(this.inner.messages().map((msg) => msg.id));
+    this.#seenSize = this.inner.size;
+  }
+}

@@ -15,7 +15,8 @@ export type AgentErrorCode =
   | 'STATE_INVALID'
   | 'SESSION_CORRUPT'
   | 'INVALID_ARGUMENT'
-  | 'PIPELINE_FAILED';
+  | 'PIPELINE_FAILED'
+  | 'CONTEXT_WINDOW_EXCEEDED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -146,6 +147,24 @@ export class SessionCorruptError extends AgentError {
   constructor(
     message: string,
     readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * A model request does not fit its context window even after compressing the conversation:
+ * nothing was sent and memory is unchanged. `tokens` is what the smallest request counted,
+ * `maxTokens` the limit.
+ */
+export class ContextWindowError extends AgentError {
+  override readonly name = 'ContextWindowError';
+  readonly code = 'CONTEXT_WINDOW_EXCEEDED';
+  constructor(
+    message: string,
+    readonly tokens: number,
+    readonly maxTokens: number,
     options?: ErrorOptions,
   ) {
     super(message, options);

@@ -32,10 +32,12 @@ export type {
   HookEventType,
   PostActingEvent,
   PostCallEvent,
+  PostCompressEvent,
   PostReasoningEvent,
   PostSummaryEvent,
   PreActingEvent,
   PreCallEvent,
+  PreCompressEvent,
   PreReasoningEvent,
   PreSummaryEvent,
   ReasoningChunkEvent,
@@ -121,6 +123,12 @@ export {
   type ToolOutput,
   type ToolParameters,
   type ToolReturn,
+  type ToolValue,
   tool,
 } from './tool/tool.js';
 export { type ToolEvent, Toolkit, type ToolkitOptions } from './tool/toolkit.js';
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  type TruncatedResult,
+  truncateResult,
+} from './tool/truncateResult.js';

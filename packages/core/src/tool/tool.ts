@@ -9,10 +9,18 @@ import { ensureValidator, toJsonSchema } from './schema.js';
 export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
 
 /**
- * What `execute` may return. An Observable that emits several times streams `actingChunk`
- * events; its last value is the result.
+ * A value a tool produces: text or content blocks, or any other JSON value (an object, a
+ * number, ...), which is sent to the model as its JSON text.
  */
-export type ToolReturn = ToolOutput | Promise<ToolOutput> | Observable<ToolOutput>;
+export type ToolValue = ToolOutput | string | number | boolean | null | object;
+
+/**
+ * What `execute` may return. An Observable that emits several times streams `actingChunk`
+ * events; its last value is the result. A value that is not a string or content blocks is
+ * sent as its JSON text; one without JSON text (undefined, a function, a circular object)
+ * becomes an error result.
+ */
+export type ToolReturn = ToolValue | Promise<ToolValue> | Observable<ToolValue>;
 
 /**
  * Handed to every tool run. Stop work when `signal` aborts (interrupt, unsubscribe, timeout).
@@ -50,6 +58,11 @@ export interface Tool<Args = unknown> {
   readonly dedupe?: boolean;
   /** Abort a run after this many milliseconds (overrides the toolkit's default). */
   readonly timeoutMs?: number;
+  /**
+   * Longest result, in characters, the model gets from this tool (overrides the toolkit's
+   * `maxResultChars`); a longer one keeps its head and tail (see `truncateResult`).
+   */
+  readonly maxResultChars?: number;
 }
 
 /** What `tool()` takes. */
@@ -60,6 +73,7 @@ export interface ToolDefinition<S extends ToolParameters> {
   readonly execute: (args: InferToolArgs<S>, context: ToolExecutionContext) => ToolReturn;
   readonly dedupe?: boolean;
   readonly timeoutMs?: number;
+  readonly maxResultChars?: number;
 }
 
 /** A tool call to run: `input` is parsed arguments, or `rawArguments` the JSON text to parse. */
@@ -96,7 +110,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       'tool(): expected a definition object { name, description, parameters, execute }.',
     );
   }
-  const { name, description, parameters, execute, dedupe, timeoutMs } = def;
+  const { name, description, parameters, execute, dedupe, timeoutMs, maxResultChars } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new InvalidArgumentError(
       `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
@@ -124,6 +138,11 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       `${where}: timeoutMs must be a positive number of milliseconds when given.`,
     );
   }
+  if (maxResultChars !== undefined && !isCharLimit(maxResultChars)) {
+    throw new InvalidArgumentError(
+      `${where}: maxResultChars must be a positive whole number of characters (or Infinity) when given.`,
+    );
+  }
   assertObjectSchema(where, parameters);
   return Object.freeze({
     name,
@@ -132,7 +151,17 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     execute,
     ...(dedupe !== undefined && { dedupe }),
     ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(maxResultChars !== undefined && { maxResultChars }),
   });
+}
+
+/** Whether `value` is a usable result limit: a positive whole number or `Infinity`. */
+export function isCharLimit(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    value > 0 &&
+    (Number.isInteger(value) || value === Number.POSITIVE_INFINITY)
+  );
 }
 
 function assertObjectSchema(where: string, parameters: unknown): void {

@@ -6,6 +6,30 @@ export type {
   InterruptContext,
   StructuredOutputSchema,
 } from './agent/callContext.js';
+export { applyCompression } from './context/applyCompression.js';
+export {
+  type CompressContextOptions,
+  type CompressionStrategy,
+  type ContextCompression,
+  compressContext,
+} from './context/compressContext.js';
+export {
+  type CompressionInfo,
+  dropMarkerMsg,
+  summaryMsg,
+  withCompressionInfo,
+} from './context/compressedMsg.js';
+export type { ContextRequest, TokenCounter } from './context/contextRequest.js';
+export { createTokenCounter } from './context/createTokenCounter.js';
+export { CHARS_PER_TOKEN, estimateTokens } from './context/estimateTokens.js';
+export {
+  type CompressionPlan,
+  type CompressionPlanOptions,
+  cutPoints,
+  DEFAULT_KEEP_RECENT,
+  planCompression,
+} from './context/planCompression.js';
+export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
 export {
   AgentBusyError,
   AgentError,

@@ -67,6 +67,14 @@ export type {
   ReasoningChunkEvent,
   Stoppable,
 } from './hooks/hookEvent.js';
+export {
+  MIN_SECRET_VALUE_LENGTH,
+  type Redacted,
+  redactSecrets,
+  SECRET_PATTERNS,
+  type SecretPattern,
+} from './hooks/redactSecrets.js';
+export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';

@@ -3,6 +3,7 @@ import type { ContentBlock, ToolResultBlock } from '../message/contentBlock.js';
 import { assistantMsg, createMsg, type Msg, userMsg } from '../message/msg.js';
 import { formatMessages } from '../model/formatMessages.js';
 import { validateChatRequest } from '../testing/validateChatRequest.js';
+import { applyCompression } from './applyCompression.js';
 import { summaryMsg } from './compressedMsg.js';
 import { cutPoints, planCompression } from './planCompression.js';
 
@@ -120,6 +121,11 @@ describe('planCompression', () => {
       expect(pairsKeptTogether(plan.kept)).toBe(true);
       expect(pairsKeptTogether(plan.replaced)).toBe(true);
       expect(wireProblem([marker, ...plan.kept])).toBeUndefined();
+      // What the agent stores: the marker in place of the prefix, later messages kept.
+      const later = userMsg('arrived meanwhile');
+      const next = applyCompression([...msgs, later], plan.replaced, marker);
+      expect(next).toEqual([marker, ...plan.kept, later]);
+      expect(wireProblem(next!)).toBeUndefined();
     }
     expect(planned).toBeGreaterThan(500);
   });

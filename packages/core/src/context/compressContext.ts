@@ -3,7 +3,7 @@ import type { AgentBase } from '../agent/agentBase.js';
 import { ContextWindowError, InvalidArgumentError, ModelError } from '../errors.js';
 import type { HookEvent, PostCompressEvent, PreCompressEvent } from '../hooks/hookEvent.js';
 import type { Msg } from '../message/msg.js';
-import type { ChatModel, ToolSchema, Usage } from '../model/chatModel.js';
+import type { ChatChunk, ChatModel, ToolSchema, Usage } from '../model/chatModel.js';
 import { ChatResponseAccumulator } from '../model/chatResponse.js';
 import type { Formatter } from '../model/formatMessages.js';
 import {
@@ -194,10 +194,7 @@ class Compression {
     });
     const { signal } = this.options;
     return model.stream(signal === undefined ? request : { ...request, signal }).pipe(
-      reduce((response, chunk) => {
-        response.add(chunk);
-        return response;
-      }, new ChatResponseAccumulator()),
+      reduce(accumulate, new ChatResponseAccumulator()),
       map((response) => this.#summaryText(response, model)),
     );
   }
@@ -264,6 +261,11 @@ class Compression {
       maxTokens,
     );
   }
+}
+
+function accumulate(response: ChatResponseAccumulator, chunk: ChatChunk): ChatResponseAccumulator {
+  response.add(chunk);
+  return response;
 }
 
 function compressedTokens(summary: Msg): number {

@@ -91,8 +91,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * Defines a tool the model can call. `parameters` is a zod v4 schema (`import { z } from
  * 'zod'`), a zod v3 schema (`import { z } from 'zod/v3'`) or a JSON Schema, and must describe
  * an object; `execute` gets the validated arguments (defaults applied) and returns a string,
- * content blocks, a Promise or an Observable of them. Throws `InvalidArgumentError` naming the
- * bad field when the definition is unusable. Returns a frozen Tool.
+ * content blocks or any other JSON value (sent as its JSON text), a Promise or an Observable
+ * of them. `maxResultChars` caps how much of its result the model gets (see `Toolkit`).
+ * Throws `InvalidArgumentError` naming the bad field when the definition is unusable.
+ * Returns a frozen Tool.
  *
  * @example
  * ```ts

@@ -9,14 +9,14 @@
  * and the model limited to the registered tools (a call to any other tool is refused).
  */
 import { fileURLToPath } from 'node:url';
-import { type Msg, Toolkit, userMsg } from '@rxagent/core';
+import { type Msg, redactSecretsHook, Toolkit, userMsg } from '@rxagent/core';
 import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
 import { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
+import { INTERNAL_URL } from './internalUrl.js';
 import { readDocTool, searchArchiveTool, searchKbTool } from './kbTools.js';
 import { KnowledgeBase } from './knowledgeBase.js';
-import { redactionHook } from './redactionHook.js';
 import { kbScript } from './script.js';
 
 export const KB_DIR = fileURLToPath(new URL('../kb/', import.meta.url));
@@ -57,9 +57,12 @@ export async function main(options: MainOptions = {}): Promise<KbRun> {
     model,
     toolkit,
     hooks: [
-      redactionHook((tool, count) =>
-        out.write(`🔒 redacted ${count} secret${count === 1 ? '' : 's'} from ${tool} output\n`),
-      ),
+      // The shipped hook knows API keys, tokens and private keys; this example adds internal URLs.
+      redactSecretsHook({
+        patterns: [INTERNAL_URL],
+        onRedact: (tool, count) =>
+          out.write(`🔒 redacted ${count} secret${count === 1 ? '' : 's'} from ${tool} output\n`),
+      }),
     ],
   });
 

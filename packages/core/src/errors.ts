@@ -16,7 +16,8 @@ export type AgentErrorCode =
   | 'SESSION_CORRUPT'
   | 'INVALID_ARGUMENT'
   | 'PIPELINE_FAILED'
-  | 'OBSERVE_FAILED';
+  | 'OBSERVE_FAILED'
+  | 'CONTEXT_WINDOW_EXCEEDED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -171,6 +172,24 @@ export class ObserveError extends AgentError {
       `Agent "${agentName}" failed to observe a reply of "${speakerName}": ${reason}. The other subscribers still received it.`,
       options,
     );
+  }
+}
+
+/**
+ * A model request does not fit its context window even after compressing the conversation:
+ * nothing was sent and memory is unchanged. `tokens` is what the smallest request counted,
+ * `maxTokens` the limit.
+ */
+export class ContextWindowError extends AgentError {
+  override readonly name = 'ContextWindowError';
+  readonly code = 'CONTEXT_WINDOW_EXCEEDED';
+  constructor(
+    message: string,
+    readonly tokens: number,
+    readonly maxTokens: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
   }
 }
 

@@ -8,6 +8,30 @@ export type {
   StructuredOutputSchema,
 } from './agent/callOptions.js';
 export { type HookRoom, Phases } from './agent/phases.js';
+export { applyCompression } from './context/applyCompression.js';
+export {
+  type CompressContextOptions,
+  type CompressionStrategy,
+  type ContextCompression,
+  compressContext,
+} from './context/compressContext.js';
+export {
+  type CompressionInfo,
+  dropMarkerMsg,
+  summaryMsg,
+  withCompressionInfo,
+} from './context/compressedMsg.js';
+export type { ContextRequest, TokenCounter } from './context/contextRequest.js';
+export { createTokenCounter } from './context/createTokenCounter.js';
+export { CHARS_PER_TOKEN, estimateTokens } from './context/estimateTokens.js';
+export {
+  type CompressionPlan,
+  type CompressionPlanOptions,
+  cutPoints,
+  DEFAULT_KEEP_RECENT,
+  planCompression,
+} from './context/planCompression.js';
+export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
 export {
   AgentBusyError,
   AgentError,
@@ -35,16 +59,26 @@ export type {
   HookEventType,
   PostActingEvent,
   PostCallEvent,
+  PostCompressEvent,
   PostReasoningEvent,
   PostSummaryEvent,
   PreActingEvent,
   PreCallEvent,
+  PreCompressEvent,
   PreReasoningEvent,
   PreSummaryEvent,
   ReasoningChunkEvent,
   Stoppable,
   ToolResultKind,
 } from './hooks/hookEvent.js';
+export {
+  MIN_SECRET_VALUE_LENGTH,
+  type Redacted,
+  redactSecrets,
+  SECRET_PATTERNS,
+  type SecretPattern,
+} from './hooks/redactSecrets.js';
+export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
@@ -134,6 +168,12 @@ export {
   type ToolExecutionContext,
   type ToolOutput,
   type ToolReturn,
+  type ToolValue,
   tool,
 } from './tool/tool.js';
 export { Toolkit, type ToolkitOptions } from './tool/toolkit.js';
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  type TruncatedResult,
+  truncateResult,
+} from './tool/truncateResult.js';

@@ -8,3 +8,9 @@ export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
 export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';
+export {
+  encodingForModel,
+  type OpenAIEncoding,
+  type OpenAITokenCounterOptions,
+  openAITokenCounter,
+} from './tokens/openAITokenCounter.js';

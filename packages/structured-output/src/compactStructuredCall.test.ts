@@ -1,6 +1,10 @@
 import { assistantMsg, createMsg, type Msg, type ToolResultBlock, userMsg } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
-import { compactStructuredCall, responseCallIds } from './compactStructuredCall.js';
+import {
+  acceptedThinking,
+  compactStructuredCall,
+  responseCallIds,
+} from './compactStructuredCall.js';
 import { reminderMsg } from './structuredOutputReminder.js';
 
 function calls(...uses: Array<[id: string, name: string]>): Msg {
@@ -121,5 +125,26 @@ describe('responseCallIds', () => {
     const preexisting = new Set(messages.slice(0, 3).map((msg) => msg.id));
 
     expect([...responseCallIds(messages, preexisting)]).toEqual(['g0', 'g1']);
+  });
+});
+
+describe('acceptedThinking', () => {
+  const thinking = { type: 'thinking', thinking: 'because' } as const;
+  const use = (id: string, name = 'generate_response') =>
+    ({ type: 'tool_use', id, name, input: {} }) as const;
+
+  it('returns the thinking of the dropped message that made the accepted call', () => {
+    const msgs = [
+      assistantMsg([{ type: 'thinking', thinking: 'old' }, use('g1')], { name: 'bot' }),
+      result('g1', 'generate_response', true),
+      assistantMsg([thinking, use('g2')], { name: 'bot' }),
+      result('g2', 'generate_response'),
+    ];
+    expect(acceptedThinking(msgs, 'g2', new Set(['g1', 'g2']))).toEqual([thinking]);
+  });
+
+  it('returns nothing when the message stays because it also called another tool', () => {
+    const msgs = [assistantMsg([thinking, use('t1', 'search'), use('g1')], { name: 'bot' })];
+    expect(acceptedThinking(msgs, 'g1', new Set(['g1']))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ContentBlock, Msg } from '@rxagent/core';
+import type { ContentBlock, Msg, ThinkingBlock } from '@rxagent/core';
 import { GENERATE_RESPONSE } from './responseTool.js';
 
 /** What a structured call added to memory only to obtain its response. */
@@ -69,4 +69,26 @@ function withoutResponseCalls(msg: Msg, callIds: ReadonlySet<string>): Msg | und
 
 function isResponseCall(block: ContentBlock, callIds: ReadonlySet<string>): boolean {
   return (block.type === 'tool_use' || block.type === 'tool_result') && callIds.has(block.id);
+}
+
+/**
+ * The thinking blocks of the assistant message that made the accepted `generate_response`
+ * call `callId`, when compaction drops that message (it made no tool call but response
+ * calls), so the reply that replaces it can carry the model's reasoning. Empty otherwise:
+ * a kept message keeps its own thinking.
+ */
+export function acceptedThinking(
+  messages: readonly Msg[],
+  callId: string,
+  callIds: ReadonlySet<string>,
+): ThinkingBlock[] {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const msg = messages[index]!;
+    if (msg.role !== 'assistant') continue;
+    if (!msg.content.some((block) => block.type === 'tool_use' && block.id === callId)) continue;
+    const kept = msg.content.some((block) => block.type === 'tool_use' && !callIds.has(block.id));
+    if (kept) return [];
+    return msg.content.filter((block): block is ThinkingBlock => block.type === 'thinking');
+  }
+  return [];
 }

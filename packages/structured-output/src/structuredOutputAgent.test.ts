@@ -114,6 +114,25 @@ describe('StructuredOutputAgent', () => {
     expect(reply.metadata['usage']).toEqual({ inputTokens: 30, outputTokens: 12, totalTokens: 42 });
   });
 
+  it("keeps the model's thinking of the accepted generate_response turn in the reply and memory", async () => {
+    const { agent } = setup([
+      { thinking: 'First try.', ...respond({ response: { name: 'Ada' } }) },
+      { thinking: 'The text gives a name and an age.', ...respond(ADA) },
+    ]);
+
+    const reply = await lastValueFrom(agent.call(userMsg('Ada, 36'), { structuredOutput: Person }));
+
+    expect(reply.content).toEqual([
+      { type: 'thinking', thinking: 'The text gives a name and an age.' },
+      { type: 'text', text: JSON.stringify({ name: 'Ada', age: 36, nick: 'none' }) },
+    ]);
+    expect(agent.memory.messages().at(-1)?.content).toEqual(reply.content);
+    expect(transcript(agent.memory.messages())).toEqual([
+      'user:Ada, 36',
+      `assistant:thinking|${textOf(reply)}`,
+    ]);
+  });
+
   it('accepts the valid one of two generate_response calls in a reply', async () => {
     const { agent } = setup([
       {

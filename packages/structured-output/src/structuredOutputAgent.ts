@@ -22,7 +22,11 @@ import {
   type Transcript,
 } from '@rxagent/react-agent';
 import { defer, map, type Observable, of } from 'rxjs';
-import { compactStructuredCall, responseCallIds } from './compactStructuredCall.js';
+import {
+  acceptedThinking,
+  compactStructuredCall,
+  responseCallIds,
+} from './compactStructuredCall.js';
 import { GENERATE_RESPONSE } from './responseTool.js';
 import {
   StructuredCall,
@@ -165,7 +169,7 @@ export class StructuredOutputAgent extends ReActAgent {
       .filter((result) => result.name === GENERATE_RESPONSE);
     if (attempts.length === 0) return undefined;
     const valid = attempts.find((result) => !result.isError && call.hasAccepted(result.id));
-    if (valid) return this.#complete(call.responseOf(valid.id), state);
+    if (valid) return this.#complete(valid.id, state);
     const rejected = attempts[attempts.length - 1]!;
     const problem = `${GENERATE_RESPONSE} was rejected: ${toolOutputText(rejected)}`;
     const error = call.recordFailure(problem, this.#issuesOf(rejected.id, call));
@@ -207,12 +211,14 @@ export class StructuredOutputAgent extends ReActAgent {
     return { accept: false, keepDraft, feedback: [reminder] };
   }
 
-  #complete(response: unknown, state: StructuredCallState): Msg {
+  #complete(callId: string, state: StructuredCallState): Msg {
     const call = state.structured;
     call.succeeded = true;
-    const reply = responseMsg(this.name, response);
     const messages = state.transcript.messages();
     const callIds = responseCallIds(messages, state.preexisting);
+    // The reasoning behind the accepted call would go with the message compaction drops.
+    const thinking = acceptedThinking(messages, callId, callIds);
+    const reply = responseMsg(this.name, call.responseOf(callId), thinking);
     state.transcript.replace(
       compactStructuredCall(messages, { ...artefactsOf(call), callIds }, reply),
     );

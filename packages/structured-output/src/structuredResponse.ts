@@ -4,6 +4,7 @@ import {
   type JsonValue,
   type Msg,
   StructuredOutputError,
+  type ThinkingBlock,
 } from '@rxagent/core';
 
 /**
@@ -18,13 +19,18 @@ export type StructuredResponse<S> = S extends { _zod: { output: infer O } }
 
 /**
  * The assistant message that carries a structured response: `metadata.response` is the
- * validated value and the text is its JSON. It is both the stored answer and the reply.
+ * validated value and the text is its JSON, after the model's `thinking` when given. It is
+ * both the stored answer and the reply.
  */
-export function responseMsg(agentName: string, response: unknown): Msg {
+export function responseMsg(
+  agentName: string,
+  response: unknown,
+  thinking: readonly ThinkingBlock[] = [],
+): Msg {
   return createMsg({
     name: agentName,
     role: 'assistant',
-    content: JSON.stringify(response) ?? 'null',
+    content: [...thinking, { type: 'text', text: JSON.stringify(response) ?? 'null' }],
     metadata: { response: response as JsonValue },
   });
 }

@@ -172,6 +172,63 @@ describe('formatEvent', () => {
     );
   });
 
+  it('shows a compression of old messages with message and token counts', () => {
+    const summary = userMsg('[Summary of 40 earlier messages]', { name: 'system' });
+    const event = (removed: number, tokensBefore: number, tokensAfter: number): AgentEvent => ({
+      type: 'postCompress',
+      agent,
+      summary,
+      removed,
+      tokensBefore,
+      tokensAfter,
+    });
+    const { text } = render([
+      chunk('Thinking out loud'),
+      event(40, 12_100, 3_004),
+      event(1, 950, 400),
+    ]);
+    expect(text).toBe(
+      'bot: Thinking out loud\n⇣ 40 messages → 1 · 12.1k → 3.0k tokens\n⇣ 1 message → 1 · 950 → 400 tokens\n',
+    );
+  });
+
+  it('shows the truncated results among the tool messages the model is about to read', () => {
+    const resultMsg = (id: string, output: string, metadata = {}) =>
+      createMsg({
+        name: 'bot',
+        role: 'tool',
+        content: [{ type: 'tool_result', id, name: 'read_file', output }],
+        metadata,
+      });
+    const old = resultMsg('c0', 'x', { truncated: { originalChars: 99_000 } });
+    const cut = resultMsg('c1', 'y'.repeat(50_000), { truncated: { originalChars: 120_000 } });
+    const whole = resultMsg('c2', 'short');
+    const { text } = render([
+      {
+        type: 'preReasoning',
+        agent,
+        messages: [old, userMsg('next'), assistantMsg('calling', { name: 'bot' }), cut, whole],
+        systemPrompt: '',
+        tools: [],
+        toolChoice: undefined,
+        options: {},
+      },
+    ]);
+    expect(text).toBe('✂ read_file: result truncated, 120.0k → 50.0k characters\n');
+  });
+
+  it('shows the truncation of a tool result that ends a call stopped after acting', () => {
+    const msg = createMsg({
+      name: 'bot',
+      role: 'tool',
+      content: [{ type: 'tool_result', id: 'c1', name: 'fetch', output: 'z'.repeat(2_000) }],
+      metadata: { truncated: { originalChars: 2_500_000 }, generateReason: 'acting_stopped' },
+    });
+    expect(render([reply(msg)]).text).toBe(
+      '✂ fetch: result truncated, 2.5M → 2.0k characters\n⏸ stopped after running tools\n✓ 0.0 s\n',
+    );
+  });
+
   it('hides thinking by default and shows it on its own line when asked', () => {
     expect(render([chunk('', 'hmm')]).text).toBe('');
     const { text } = render(

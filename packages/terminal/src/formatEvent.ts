@@ -10,7 +10,15 @@ import {
 } from '@rxagent/core';
 import type { RenderState } from './renderState.js';
 import { type Style, styleFor } from './style.js';
-import { compactJson, firstLine, formatElapsed, formatUsage, oneLine, truncate } from './text.js';
+import {
+  compactJson,
+  firstLine,
+  formatCount,
+  formatElapsed,
+  formatUsage,
+  oneLine,
+  truncate,
+} from './text.js';
 
 /** What one event renders to: the text to write (possibly empty) and the next state. */
 export interface Rendered {
@@ -53,6 +61,8 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
       return lines(state, [toolResultLine(event, style)]);
     case 'preSummary':
       return lines(state, [style.yellow('↯ step limit reached: one last answer without tools')]);
+    case 'postCompress':
+      return lines(state, [compressionLine(event, style)]);
     case 'error':
       return {
         ...lines(state, [style.red(`✗ error: ${errorMessage(event.error)}`)]),
@@ -104,9 +114,44 @@ function formatChunk(
   return { text, state: next };
 }
 
-/** Framework feedback the model is about to read, and a forced tool choice. */
+/** `⇣ 40 messages → 1 · 12.1k → 3.0k tokens`: old messages replaced by a summary or marker. */
+function compressionLine(event: Snapshot<'postCompress'>, style: Style): string {
+  const { removed, tokensBefore, tokensAfter } = event;
+  const messages = `${removed} message${removed === 1 ? '' : 's'} → 1`;
+  const tokens = `${formatCount(tokensBefore)} → ${formatCount(tokensAfter)} tokens`;
+  return style.yellow(`⇣ ${messages} · ${tokens}`);
+}
+
+/**
+ * `✂ read_file: 120.0k → 50.0k characters` for a tool-result Msg the agent truncated
+ * (`metadata.truncated`), or `undefined`.
+ */
+function truncationLine(msg: Msg, style: Style): string | undefined {
+  const truncated = msg.metadata['truncated'];
+  if (!isJsonObject(truncated) || typeof truncated['originalChars'] !== 'number') return undefined;
+  const result = msg.content.find((block) => block.type === 'tool_result');
+  const name = result?.type === 'tool_result' ? result.name : msg.name;
+  const kept = result?.type === 'tool_result' ? toolOutputText(result).length : undefined;
+  const size =
+    kept === undefined
+      ? `${formatCount(truncated['originalChars'])} characters`
+      : `${formatCount(truncated['originalChars'])} → ${formatCount(kept)} characters`;
+  return style.yellow(`✂ ${name}: result truncated, ${size}`);
+}
+
+/**
+ * Truncation of the tool results the model is about to read (the trailing tool messages,
+ * stored since the last step), then framework feedback, and a forced tool choice.
+ */
 function preReasoningLines(event: Snapshot<'preReasoning'>, style: Style): string[] {
   const out: string[] = [];
+  const { messages } = event;
+  let first = messages.length;
+  while (first > 0 && messages[first - 1]!.role === 'tool') first--;
+  for (const msg of messages.slice(first)) {
+    const line = truncationLine(msg, style);
+    if (line !== undefined) out.push(line);
+  }
   const last = event.messages[event.messages.length - 1];
   if (last !== undefined && last.role === 'user' && last.name === 'system') {
     const text = textOf(last);
@@ -147,6 +192,8 @@ function replyLines(event: ReplyEvent, state: RenderState, style: Style, now: nu
   if (text !== '' && msg.id !== state.streamedId && !structured) {
     out.push(`${style.bold(style.cyan(`${msg.name}:`))} ${text}`);
   }
+  const truncation = truncationLine(msg, style);
+  if (truncation !== undefined) out.push(truncation);
   out.push(...reasonLines(msg, style));
   const judge = judgeLine(msg.metadata['finishGuard']);
   if (judge !== undefined) out.push(style.yellow(judge));

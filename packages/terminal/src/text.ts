@@ -41,6 +41,13 @@ export function formatElapsed(ms: number): string {
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 
+/** `950`, `12.1k`, `3.4M`: a count short enough for a status line. */
+export function formatCount(count: number): string {
+  if (count < 1_000) return String(count);
+  if (count < 1_000_000) return `${(count / 1_000).toFixed(1)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
 /** `345 in / 67 out tokens`, or `undefined` when the model reported no usage. */
 export function formatUsage(usage: unknown): string | undefined {
   if (!isUsage(usage)) return undefined;

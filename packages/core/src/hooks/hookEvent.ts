@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import type { JsonObject } from '../json.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import type { ModelOptions, ToolChoice, ToolSchema } from '../model/chatModel.js';
@@ -94,6 +95,12 @@ export interface PostActingEvent extends EventBase, Stoppable {
   result: ToolResultBlock;
   /** Set when the framework, not the tool, produced the result (e.g. `duplicate`). */
   readonly resultKind?: ToolResultKind;
+  /**
+   * Metadata for the tool-result Msg that stores `result`: a hook sets or extends it (assign
+   * a new object, e.g. `{ ...event.metadata, redactions: 2 }`), and the agent merges it into
+   * that Msg's `metadata`. Absent until a hook sets it.
+   */
+  metadata?: JsonObject;
 }
 
 /** Before the max-iterations summary request. */
@@ -107,6 +114,32 @@ export interface PreSummaryEvent extends EventBase {
 export interface PostSummaryEvent extends EventBase {
   readonly type: 'postSummary';
   reply: Msg;
+}
+
+/**
+ * Before the oldest messages of memory are replaced by a summary (or a drop marker) because
+ * the next request would not fit the context window. Read-only.
+ */
+export interface PreCompressEvent extends EventBase {
+  readonly type: 'preCompress';
+  /** The messages about to be replaced, oldest first. */
+  readonly messages: readonly Msg[];
+  /** What the request (system prompt, messages, tool schemas) counts before compression. */
+  readonly tokens: number;
+}
+
+/**
+ * After the replacement message was made, before memory changes: hooks may replace
+ * `summary` (the agent then counts the request again).
+ */
+export interface PostCompressEvent extends EventBase {
+  readonly type: 'postCompress';
+  /** The message that replaces the oldest ones (user role, `name: 'system'`). */
+  summary: Msg;
+  /** How many messages it replaces. */
+  readonly removed: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
 }
 
 /** A call failed with `error` (not an interrupt). Read-only: it cannot be replaced. */
@@ -127,6 +160,8 @@ export type HookEvent =
   | PostActingEvent
   | PreSummaryEvent
   | PostSummaryEvent
+  | PreCompressEvent
+  | PostCompressEvent
   | ErrorEvent;
 
 /** The `type` of a hook event. */

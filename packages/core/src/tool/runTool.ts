@@ -75,14 +75,13 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
     inner.add(
       source.subscribe({
         next: (value) => {
-          if (!isToolOutput(value)) {
-            fail(
-              `returned ${describe(value)}; a tool must return a string or an array of text/image blocks.`,
-            );
+          const output = toToolOutput(value);
+          if (typeof output === 'object' && 'problem' in output) {
+            fail(output.problem);
             return;
           }
           if (hasLast) subscriber.next({ type: 'chunk', output: last });
-          last = value;
+          last = output;
           hasLast = true;
         },
         error: (error: unknown) => fail(`failed: ${messageOf(error)}`),
@@ -179,10 +178,28 @@ function isToolOutput(value: unknown): value is ToolOutput {
   );
 }
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array that is not content blocks' : `a ${typeof value}`;
+/**
+ * What a tool's value is sent as: a string or content blocks as they are, any other JSON
+ * value as its JSON text; a value without JSON text (undefined, a function, a bigint, a
+ * circular object) is a problem for an error result.
+ */
+function toToolOutput(value: unknown): ToolOutput | { readonly problem: string } {
+  if (isToolOutput(value)) return value;
+  const kind = typeof value;
+  if (value === undefined || kind === 'function' || kind === 'symbol' || kind === 'bigint') {
+    return { problem: `returned ${value === undefined ? 'undefined' : `a ${kind}`}; ${EXPECTED}` };
+  }
+  try {
+    const text: unknown = JSON.stringify(value);
+    if (typeof text === 'string') return text;
+    return { problem: `returned a value with no JSON text; ${EXPECTED}` };
+  } catch (error) {
+    return { problem: `returned a value that is not JSON (${messageOf(error)}); ${EXPECTED}` };
+  }
 }
+
+const EXPECTED =
+  'a tool must return a string, an array of text/image blocks, or a JSON value (sent as its JSON text).';
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

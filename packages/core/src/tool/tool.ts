@@ -14,10 +14,18 @@ import {
 export type ToolOutput = string | ReadonlyArray<TextBlock | ImageBlock>;
 
 /**
- * What `execute` may return. An Observable that emits several times streams `actingChunk`
- * events; its last value is the result.
+ * A value a tool produces: text or content blocks, or any other JSON value (an object, a
+ * number, ...), which is sent to the model as its JSON text.
  */
-export type ToolReturn = ToolOutput | Promise<ToolOutput> | Observable<ToolOutput>;
+export type ToolValue = ToolOutput | string | number | boolean | null | object;
+
+/**
+ * What `execute` may return. An Observable that emits several times streams `actingChunk`
+ * events; its last value is the result. A value that is not a string or content blocks is
+ * sent as its JSON text; one without JSON text (undefined, a function, a circular object)
+ * becomes an error result.
+ */
+export type ToolReturn = ToolValue | Promise<ToolValue> | Observable<ToolValue>;
 
 /** What `Toolkit.execute` emits: streamed partial output, then exactly one result. */
 export type ToolEvent =
@@ -50,6 +58,11 @@ export interface Tool<Args = unknown> {
   readonly dedupe?: boolean;
   /** Abort a run after this many milliseconds (overrides the toolkit's default). */
   readonly timeoutMs?: number;
+  /**
+   * Longest result, in characters, the model gets from this tool (overrides the toolkit's
+   * `maxResultChars`); a longer one keeps its head and tail (see `truncateResult`).
+   */
+  readonly maxResultChars?: number;
 }
 
 /** What `tool()` takes. */
@@ -60,6 +73,7 @@ export interface ToolDefinition<S extends ToolParameters> {
   readonly execute: (args: InferToolArgs<S>, context: ToolExecutionContext) => ToolReturn;
   readonly dedupe?: boolean;
   readonly timeoutMs?: number;
+  readonly maxResultChars?: number;
 }
 
 /** A tool call to run: `input` is parsed arguments, or `rawArguments` the JSON text to parse. */
@@ -77,8 +91,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * Defines a tool the model can call. `parameters` is a zod v4 schema (`import { z } from
  * 'zod'`), a zod v3 schema (`import { z } from 'zod/v3'`) or a JSON Schema, and must describe
  * an object; `execute` gets the validated arguments (defaults applied) and returns a string,
- * content blocks, a Promise or an Observable of them. Throws `InvalidArgumentError` naming the
- * bad field when the definition is unusable. Returns a frozen Tool.
+ * content blocks or any other JSON value (sent as its JSON text), a Promise or an Observable
+ * of them. `maxResultChars` caps how much of its result the model gets (see `Toolkit`).
+ * Throws `InvalidArgumentError` naming the bad field when the definition is unusable.
+ * Returns a frozen Tool.
  *
  * @example
  * ```ts
@@ -96,7 +112,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       'tool(): expected a definition object { name, description, parameters, execute }.',
     );
   }
-  const { name, description, parameters, execute, dedupe, timeoutMs } = def;
+  const { name, description, parameters, execute, dedupe, timeoutMs, maxResultChars } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new InvalidArgumentError(
       `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
@@ -124,6 +140,11 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       `${where}: timeoutMs must be a positive number of milliseconds when given.`,
     );
   }
+  if (maxResultChars !== undefined && !isCharLimit(maxResultChars)) {
+    throw new InvalidArgumentError(
+      `${where}: maxResultChars must be a positive whole number of characters (or Infinity) when given.`,
+    );
+  }
   assertObjectSchema(where, parameters);
   return Object.freeze({
     name,
@@ -132,7 +153,17 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     execute,
     ...(dedupe !== undefined && { dedupe }),
     ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(maxResultChars !== undefined && { maxResultChars }),
   });
+}
+
+/** Whether `value` is a usable result limit: a positive whole number or `Infinity`. */
+export function isCharLimit(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    value > 0 &&
+    (Number.isInteger(value) || value === Number.POSITIVE_INFINITY)
+  );
 }
 
 function assertObjectSchema(where: string, parameters: unknown): void {

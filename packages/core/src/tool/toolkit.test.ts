@@ -294,16 +294,59 @@ describe('Toolkit.execute', () => {
     expect(result).toMatchObject({ isError: true, output: 'Tool "t" failed: boom' });
   });
 
-  it('answers a tool that returns something other than output', async () => {
-    const result = await resultOf(
-      new Toolkit([make('t', () => 42 as unknown as string)]),
+  it.each([
+    ['an object', { city: 'Paris', temp: 21 }, '{"city":"Paris","temp":21}'],
+    ['a number', 42, '42'],
+    ['a boolean', false, 'false'],
+    ['null', null, 'null'],
+    ['an array that is not content blocks', [1, { a: 'b' }], '[1,{"a":"b"}]'],
+  ])('sends %s returned by a tool as its JSON text', async (_, value, text) => {
+    const result = await resultOf(new Toolkit([make('t', () => value)]), call('t'));
+    expect(result).toEqual({ type: 'tool_result', id: 'c1', name: 't', output: text });
+  });
+
+  it('sends JSON values resolved by a Promise or streamed by an Observable as JSON text', async () => {
+    const promised = await resultOf(
+      new Toolkit([make('t', () => Promise.resolve({ ok: true }))]),
       call('t'),
     );
-    expect(result).toMatchObject({
-      isError: true,
-      output: expect.stringMatching(/returned a number/),
-    });
+    expect(promised.output).toBe('{"ok":true}');
+    const events = await run(
+      new Toolkit([make('t', () => of({ step: 1 }, { step: 2 }))]),
+      call('t'),
+    );
+    expect(events).toEqual([
+      { type: 'chunk', output: '{"step":1}' },
+      {
+        type: 'result',
+        result: { type: 'tool_result', id: 'c1', name: 't', output: '{"step":2}' },
+      },
+    ]);
   });
+
+  it.each([
+    ['undefined', () => undefined, /returned undefined/],
+    ['a bigint', () => 10n, /returned a bigint/],
+    ['a function', () => () => 1, /returned a function/],
+    [
+      'a circular object',
+      () => {
+        const loop: Record<string, unknown> = {};
+        loop.self = loop;
+        return loop;
+      },
+      /not JSON.*circular/is,
+    ],
+  ])(
+    'answers a tool that returns %s, which has no JSON text, with an error',
+    async (_, execute, message) => {
+      const result = await resultOf(
+        new Toolkit([make('t', execute as unknown as () => string)]),
+        call('t'),
+      );
+      expect(result).toMatchObject({ isError: true, output: expect.stringMatching(message) });
+    },
+  );
 
   it('answers a tool whose Observable completes without a value', async () => {
     const result = await resultOf(new Toolkit([make('t', () => EMPTY)]), call('t'));
@@ -496,5 +539,51 @@ describe('Toolkit state', () => {
       expect((error as StateError).path).toBe(path);
     }
     expect(toolkit.stateDict()).toEqual({ version: 1, disabled: ['echo'] });
+  });
+});
+
+describe('Toolkit.resultLimit', () => {
+  const big = tool({
+    name: 'big',
+    description: 'Returns a lot.',
+    parameters: z.object({}),
+    execute: () => 'x',
+    maxResultChars: 200_000,
+  });
+
+  it('is 50,000 characters by default, also for a tool it does not know', () => {
+    const toolkit = new Toolkit([echo]);
+    expect(toolkit.resultLimit('echo')).toBe(50_000);
+    expect(toolkit.resultLimit('nope')).toBe(50_000);
+  });
+
+  it("takes the toolkit's maxResultChars, and a tool's own limit over it", () => {
+    const toolkit = new Toolkit([echo, big], { maxResultChars: 1_000 });
+    expect(toolkit.resultLimit('echo')).toBe(1_000);
+    expect(toolkit.resultLimit('big')).toBe(200_000);
+  });
+
+  it('passes the limit on to an extended toolkit', () => {
+    const child = new Toolkit([echo], { maxResultChars: 1_000 }).extend([big]);
+    expect(child.resultLimit('echo')).toBe(1_000);
+    expect(child.resultLimit('big')).toBe(200_000);
+  });
+
+  it('accepts Infinity and rejects a limit that is not a positive whole number', () => {
+    expect(new Toolkit([], { maxResultChars: Number.POSITIVE_INFINITY }).resultLimit('x')).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new Toolkit([], { maxResultChars: bad })).toThrow(/maxResultChars/);
+      expect(() =>
+        tool({
+          name: 't',
+          description: '',
+          parameters: z.object({}),
+          execute: () => '',
+          maxResultChars: bad,
+        }),
+      ).toThrow(/tool\("t"\): maxResultChars/);
+    }
   });
 });

@@ -5,13 +5,25 @@ import type { ToolSchema } from '../model/chatModel.js';
 import type { StateModule } from '../state/stateModule.js';
 import { runTool } from './runTool.js';
 import { toJsonSchema } from './schema.js';
-import type { Tool, ToolCallRequest, ToolEvent, ToolExecutionContext } from './tool.js';
+import {
+  isCharLimit,
+  type Tool,
+  type ToolCallRequest,
+  type ToolEvent,
+  type ToolExecutionContext,
+} from './tool.js';
 import { resolveArguments } from './toolArguments.js';
+import { DEFAULT_MAX_RESULT_CHARS } from './truncateResult.js';
 
 /** Options of a `Toolkit`. */
 export interface ToolkitOptions {
   /** Abort a tool run after this many milliseconds unless the tool sets its own `timeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Longest tool result, in characters, the model gets (default 50,000; `Infinity` for no
+   * limit) unless the tool sets its own `maxResultChars`. See `resultLimit`.
+   */
+  readonly maxResultChars?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument type.
@@ -29,16 +41,23 @@ export class Toolkit implements StateModule {
   readonly #tools = new Map<string, AnyTool>();
   readonly #disabled = new Set<string>();
   readonly #timeoutMs: number | undefined;
+  readonly #maxResultChars: number;
   #parent: Toolkit | undefined;
 
   constructor(tools: readonly AnyTool[] = [], options: ToolkitOptions = {}) {
-    const { timeoutMs } = options;
+    const { timeoutMs, maxResultChars = DEFAULT_MAX_RESULT_CHARS } = options;
     if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
       throw new InvalidArgumentError(
         'Toolkit: timeoutMs must be a positive number of milliseconds.',
       );
     }
+    if (!isCharLimit(maxResultChars)) {
+      throw new InvalidArgumentError(
+        `Toolkit: maxResultChars must be a positive whole number of characters (or Infinity), got ${String(maxResultChars)}.`,
+      );
+    }
     this.#timeoutMs = timeoutMs;
+    this.#maxResultChars = maxResultChars;
     for (const tool of tools) this.register(tool);
   }
 
@@ -109,6 +128,16 @@ export class Toolkit implements StateModule {
   }
 
   /**
+   * The longest result, in characters, the model may get from the tool `name`: the tool's
+   * own `maxResultChars`, else the toolkit's (default 50,000), also for an unknown name.
+   * The agent applies it with `truncateResult(result, toolkit.resultLimit(result.name))`
+   * after postActing hooks, which see the whole result.
+   */
+  resultLimit(name: string): number {
+    return this.#find(name)?.maxResultChars ?? this.#maxResultChars;
+  }
+
+  /**
    * OpenAI function schemas of the enabled tools, in registration order. Each schema is
    * converted once per tool and deep-frozen: copy it before changing it.
    */
@@ -122,10 +151,10 @@ export class Toolkit implements StateModule {
    * other agents sharing this toolkit. Throws `ToolError` when a name clashes.
    */
   extend(tools: readonly AnyTool[]): Toolkit {
-    const child = new Toolkit(
-      [],
-      this.#timeoutMs === undefined ? {} : { timeoutMs: this.#timeoutMs },
-    );
+    const child = new Toolkit([], {
+      maxResultChars: this.#maxResultChars,
+      ...(this.#timeoutMs !== undefined && { timeoutMs: this.#timeoutMs }),
+    });
     child.#parent = this;
     for (const tool of tools) child.register(tool);
     return child;

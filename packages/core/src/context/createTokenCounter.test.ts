@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { assistantMsg, createMsg, userMsg } from '../message/msg.js';
+import type { ToolSchema } from '../model/chatModel.js';
+import type { ContextRequest } from './contextRequest.js';
+import { createTokenCounter } from './createTokenCounter.js';
+import { estimateTokens } from './estimateTokens.js';
+
+const words = createTokenCounter((text) => (text === '' ? 0 : text.split(/\s+/).length));
+
+const tool: ToolSchema = {
+  type: 'function',
+  function: { name: 'lookup', description: 'find it', parameters: { type: 'object' } },
+};
+
+describe('createTokenCounter', () => {
+  it("counts OpenAI's overhead: 3 per message plus role and content, 1 per name, 3 to prime the reply", () => {
+    const request: ContextRequest = {
+      systemPrompt: 'be brief',
+      messages: [userMsg('hello there'), userMsg('note', { name: 'system' })],
+      tools: [],
+    };
+    // system: 3 + 1 + 2; user: 3 + 1 + 2; named user: 3 + 1 + 1 + (1 + 1); priming: 3.
+    expect(words(request)).toBe(6 + 6 + 7 + 3);
+  });
+
+  it('counts tool calls, tool results and tool schemas on their wire form', () => {
+    const call = { type: 'tool_use', id: 'c1', name: 'lookup', input: { q: 'x' } } as const;
+    const request: ContextRequest = {
+      systemPrompt: '',
+      messages: [
+        assistantMsg([call]),
+        createMsg({
+          name: 'bot',
+          role: 'tool',
+          content: [{ type: 'tool_result', id: 'c1', name: 'lookup', output: 'found it' }],
+        }),
+      ],
+      tools: [tool],
+    };
+    // assistant: 3 + 1 + 0 + (3 + 1 + 1); tool: 3 + 1 + 2 + 1; schema: 8 + 1 + 2 + 1; priming 3.
+    expect(words(request)).toBe(9 + 7 + 12 + 3);
+  });
+
+  it("formats with the request's formatter and name", () => {
+    const seen: unknown[] = [];
+    const counter = createTokenCounter(() => 1);
+    counter({
+      systemPrompt: 'sys',
+      messages: [userMsg('a')],
+      tools: [],
+      selfName: 'bot',
+      formatter: (msgs, options) => {
+        seen.push(msgs.length, options);
+        return [];
+      },
+    });
+    expect(seen).toEqual([1, { systemPrompt: 'sys', selfName: 'bot' }]);
+  });
+});
+
+describe('estimateTokens', () => {
+  it('counts about four characters a token, rounded up', () => {
+    const request = { systemPrompt: '', messages: [userMsg('x'.repeat(400))], tools: [] };
+    // 3 + "user"/4 + 400/4 + 3 priming.
+    expect(estimateTokens(request)).toBe(Math.ceil(3 + 1 + 100 + 3));
+  });
+});

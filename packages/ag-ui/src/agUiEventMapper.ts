@@ -1,7 +1,7 @@
 import { type Event, EventType, type RunAgentInput, type TokenUsage } from '@ag-ui/core';
 import {
-  type AgentEvent,
   AgentError,
+  type AgentEvent,
   type Msg,
   type ReasoningChunkEvent,
   type ToolUseBlock,
@@ -153,7 +153,8 @@ export class AgUiEventMapper {
       this.#closeMessages(out);
       this.#startCall(id, name, accumulated.id, out);
     }
-    if (delta.arguments) out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: id, delta: delta.arguments });
+    if (delta.arguments)
+      out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: id, delta: delta.arguments });
   }
 
   /** The model's reply is complete: end its calls; send what was not streamed whole. */
@@ -204,14 +205,23 @@ export class AgUiEventMapper {
     for (const call of calls) {
       if (this.#callsStarted.has(call.id)) continue;
       this.#startCall(call.id, call.name, parentMessageId, out);
-      out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: JSON.stringify(call.input) });
+      out.push({
+        type: EventType.TOOL_CALL_ARGS,
+        toolCallId: call.id,
+        delta: JSON.stringify(call.input),
+      });
     }
   }
 
   #startCall(id: string, name: string, parentMessageId: string, out: Event[]): void {
     this.#callsStarted.add(id);
     this.#callsOpen.add(id);
-    out.push({ type: EventType.TOOL_CALL_START, toolCallId: id, toolCallName: name, parentMessageId });
+    out.push({
+      type: EventType.TOOL_CALL_START,
+      toolCallId: id,
+      toolCallName: name,
+      parentMessageId,
+    });
   }
 
   #closeCalls(out: Event[]): void {

@@ -94,7 +94,10 @@ async function prepare(
   try {
     agent = await getAgent(input);
   } catch (error) {
-    return new RequestRejection(500, `Could not get the agent for thread ${input.threadId}: ${messageOf(error)}`);
+    return new RequestRejection(
+      500,
+      `Could not get the agent for thread ${input.threadId}: ${messageOf(error)}`,
+    );
   }
   return { input, agent, msgs };
 }
@@ -131,6 +134,11 @@ function serve(res: ServerResponse, run: PreparedRun, graceMs: number): void {
   }).subscribe({
     next: (event) => {
       if (!res.destroyed && !res.writableEnded) res.write(encoder.encodeSSE(event));
+    },
+    // toAgUiEvents turns errors into RUN_ERROR, so `error` only guards against the unexpected.
+    error: () => {
+      release();
+      res.destroy();
     },
     complete: () => {
       release();

@@ -33,7 +33,10 @@ export async function readRunAgentInput(
     json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return new RequestRejection(400, `Request body is not valid JSON (${reason}): POST an AG-UI RunAgentInput.`);
+    return new RequestRejection(
+      400,
+      `Request body is not valid JSON (${reason}): POST an AG-UI RunAgentInput.`,
+    );
   }
   const parsed = RunAgentInputSchema.safeParse(json);
   if (parsed.success) return parsed.data as RunAgentInput;

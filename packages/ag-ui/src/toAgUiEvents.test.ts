@@ -4,15 +4,15 @@ import {
   AgentBase,
   assistantMsg,
   type CallContext,
-  type Msg,
   ModelError,
+  type Msg,
   Toolkit,
   tool,
   userMsg,
 } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
-import { firstValueFrom, lastValueFrom, Observable, of, Subject, toArray, throwError } from "rxjs";
+import { firstValueFrom, lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toAgUiEvents } from './toAgUiEvents.js';
@@ -235,13 +235,17 @@ describe('toAgUiEvents', () => {
 
   it('ends the run with RUN_ERROR when its source completes without a reply', async () => {
     const events = await eventsOf(toAgUiEvents(of(), ids));
-    expect(summary(events)[1]).toMatch(/^RUN_ERROR undefined The agent event stream completed without a reply/);
+    expect(summary(events)[1]).toMatch(
+      /^RUN_ERROR undefined The agent event stream completed without a reply/,
+    );
   });
 });
 
 class EchoLike extends AgentBase {
   protected doCall(msgs: Msg[]): Observable<Msg> {
-    const text = msgs.map((msg) => msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('')).join(' ');
+    const text = msgs
+      .map((msg) => msg.content.map((b) => (b.type === 'text' ? b.text : '')).join(''))
+      .join(' ');
     return of(assistantMsg(`echo: ${text}`, { name: this.name }));
   }
 }

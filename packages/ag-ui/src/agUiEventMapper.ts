@@ -4,8 +4,10 @@ import {
   type AgentEvent,
   type Msg,
   type ReasoningChunkEvent,
+  type ToolResultBlock,
   type ToolUseBlock,
   textOf,
+  toolResults,
   toolUses,
 } from '@rxagent/core';
 import { pendingCallsOf, runOutcomeOf } from './runOutcome.js';
@@ -66,18 +68,10 @@ export class AgUiEventMapper {
         return this.#chunk(event);
       case 'postReasoning':
         return this.#reasoned(event.reply);
+      case 'preCall':
+        return this.#suppliedResults(event.input);
       case 'postActing':
-        return [
-          ...this.#closeMessages([]),
-          {
-            type: EventType.TOOL_CALL_RESULT,
-            messageId: `${event.result.id}:result`,
-            toolCallId: event.result.id,
-            content: toolOutputText(event.result.output),
-            role: 'tool',
-            ...(event.result.isError === true && { metadata: { isError: true } }),
-          },
-        ];
+        return [...this.#closeMessages([]), resultEvent(event.result)];
       case 'reply':
         return this.#finish(event.msg);
       default:
@@ -97,6 +91,15 @@ export class AgUiEventMapper {
       ...(error instanceof AgentError && { code: error.code }),
       timestamp: Date.now(),
     });
+    return out;
+  }
+
+  /** Tool results the call's input supplies (answers to pending calls, e.g. denials). */
+  #suppliedResults(input: readonly Msg[]): readonly Event[] {
+    const out: Event[] = [];
+    for (const msg of input) {
+      if (msg.role === 'tool') for (const result of toolResults(msg)) out.push(resultEvent(result));
+    }
     return out;
   }
 
@@ -244,6 +247,17 @@ export class AgUiEventMapper {
     }
     return out;
   }
+}
+
+function resultEvent(result: ToolResultBlock): Event {
+  return {
+    type: EventType.TOOL_CALL_RESULT,
+    messageId: `${result.id}:result`,
+    toolCallId: result.id,
+    content: toolOutputText(result.output),
+    role: 'tool',
+    ...(result.isError === true && { metadata: { isError: true } }),
+  };
 }
 
 function usageOf(value: unknown): TokenUsage | undefined {

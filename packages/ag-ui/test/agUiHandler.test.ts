@@ -282,8 +282,12 @@ describe('agUiHandler', () => {
       ],
     });
     expect(second.error).toBeUndefined();
+    // The denial the resume supplied is reported too, so the client's history stays complete.
     const results = second.events.filter((event) => event.type === 'TOOL_CALL_RESULT');
-    expect(results).toMatchObject([{ toolCallId: 'call_p', content: 'Sunny, 21°C' }]);
+    expect(results).toMatchObject([
+      { toolCallId: 'call_r', content: '[denied] cancelled', metadata: { isError: true } },
+      { toolCallId: 'call_p', content: 'Sunny, 21°C' },
+    ]);
     expect(finished(second.events).outcome).toEqual({ type: 'success' });
     const stored = agent.memory.messages().flatMap(toolResults);
     expect(stored.map((r) => [r.id, r.output])).toEqual([

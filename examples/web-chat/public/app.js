@@ -165,7 +165,12 @@ function handle(current, event) {
       return false;
     }
     case 'TEXT_MESSAGE_CONTENT': {
-      current.bubbles.get(event.messageId)?.append(event.delta);
+      const bubble = current.bubbles.get(event.messageId);
+      if (bubble) {
+        bubble.append(event.delta);
+        // How many pieces the answer arrived in (the browser test checks it streamed).
+        bubble.dataset.chunks = String(Number(bubble.dataset.chunks ?? 0) + 1);
+      }
       const message = current.messages.find((m) => m.id === event.messageId);
       if (message) message.content += event.delta;
       log.scrollTop = log.scrollHeight;

@@ -103,6 +103,8 @@ async function prepare(
 }
 
 function serve(res: ServerResponse, run: PreparedRun, graceMs: number): void {
+  // The client may have gone while the body was read or the agent was fetched: run nothing.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) return;
   const encoder = new EventEncoder({ accept: 'text/event-stream' });
   res.writeHead(200, {
     'content-type': 'text/event-stream',

@@ -31,6 +31,6 @@ describe('toolDecisionsOf', () => {
   it('keeps an interrupt id such as "__proto__" as plain data', () => {
     const { deny } = toolDecisionsOf([{ interruptId: '__proto__', status: 'cancelled' }]);
     expect(Object.keys(deny)).toEqual(['__proto__']);
-    expect(deny['__proto__']).toBe('cancelled');
+    expect(Object.getOwnPropertyDescriptor(deny, '__proto__')?.value).toBe('cancelled');
   });
 });

@@ -177,7 +177,12 @@ describe('agUiHandler', () => {
       { text: 'one two three four five six seven eight', chunkDelayMs: 30 },
       'Next answer.',
     ]);
-    server = await listen(agUiHandler(() => agent));
+    const handler = agUiHandler(() => agent);
+    const responses: Array<{ res: ServerResponse; before: number }> = [];
+    server = await listen((req, res) => {
+      responses.push({ res, before: res.listenerCount('close') });
+      handler(req, res);
+    });
     const http = client(server.url, 't-stop', 'Count slowly');
     const replied = nextReply(agent);
     const run = await runClient(http, {}, (event) => {
@@ -189,6 +194,8 @@ describe('agUiHandler', () => {
     // Memory holds the cut exchange; the agent is idle and answers the next run.
     expect(agent.memory.messages()[0]).toMatchObject({ role: 'user' });
     expect(agent.memory.messages().at(-1)?.id).toBe(reply.id);
+    const [served] = responses;
+    expect(served?.res.listenerCount('close')).toBe(served?.before);
     http.addMessage({ id: 'u-next', role: 'user', content: 'Go on' });
     const next = await runClient(http);
     expect(next.error).toBeUndefined();
@@ -295,6 +302,25 @@ describe('agUiHandler', () => {
       ['call_p', 'Sunny, 21°C'],
     ]);
     expect(textOf(agent.memory.messages().at(-1)!)).toBe('Paris is sunny; Rome was not checked.');
+  });
+
+  it('answers 500 naming the thread when getAgent fails', async () => {
+    server = await listen(
+      agUiHandler(() => {
+        throw new Error('no such tenant');
+      }),
+    );
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        threadId: 't-x',
+        runId: 'r',
+        messages: [{ id: 'u', role: 'user', content: 'Hi' }],
+      }),
+    });
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe('Could not get the agent for thread t-x: no such tenant\n');
   });
 
   describe('rejects a bad request with a clear message', () => {

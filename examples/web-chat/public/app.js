@@ -63,6 +63,7 @@ form.addEventListener('submit', (event) => {
   const text = input.value.trim();
   if (text === '' || running) return;
   input.value = '';
+  dropOpenApprovals(chat);
   const message = { id: uuid(), role: 'user', content: text };
   chat.messages.push(message);
   append(element('div', 'bubble user', text));
@@ -310,6 +311,20 @@ function askApproval(current, interrupt) {
   };
   approve.addEventListener('click', () => decide(true));
   deny.addEventListener('click', () => decide(false));
+}
+
+/**
+ * A new message while approvals are open moves on without them: the agent answers those calls
+ * with error results itself, so their buttons go away.
+ */
+function dropOpenApprovals(current) {
+  if (current.pending.size === 0) return;
+  current.pending.clear();
+  for (const box of log.querySelectorAll('.approval-box')) {
+    if (box.querySelector('button') === null) continue;
+    for (const button of box.querySelectorAll('button')) button.remove();
+    box.querySelector('p').textContent = 'No decision: you moved on.';
+  }
 }
 
 /** Ends the streaming look of whatever was still open (a stopped or failed run). */

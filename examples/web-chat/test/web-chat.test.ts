@@ -164,6 +164,20 @@ describe.skipIf(!haveChromium && !inCi)('web-chat example in headless Chromium',
     await page.close();
   });
 
+  it('moves on without a decision when the user asks something else', async () => {
+    const page = await context.newPage();
+    await page.goto(chat.url);
+    await ask(page, 'Book a hotel in London');
+    const card = page.locator('.tool-card', { hasText: 'book_hotel' });
+    await card.locator('button.approve').waitFor();
+    await ask(page, 'Hello');
+    await waitForState(page, 'idle');
+    expect(await card.locator('button').count()).toBe(0);
+    expect(await card.locator('.approval-box p').textContent()).toBe('No decision: you moved on.');
+    expect(await page.locator('.bubble.assistant').last().textContent()).toMatch(/^I can check/);
+    await page.close();
+  });
+
   it('answers a denied booking without running it', async () => {
     const page = await context.newPage();
     await page.goto(chat.url);

@@ -1,9 +1,10 @@
-import { assistantMsg, type ToolUseBlock } from '@rxagent/core';
+import { assistantMsg } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
 import { runOutcomeOf } from './runOutcome.js';
 
-const call = (id: string, name = 'delete_file'): ToolUseBlock => ({
-  type: 'tool_use',
+// An object type (not the ToolUseBlock interface) so it is assignable to JSON metadata.
+const call = (id: string, name = 'delete_file') => ({
+  type: 'tool_use' as const,
   id,
   name,
   input: { path: `${id}.txt` },

@@ -1,0 +1,271 @@
+import { type Event, EventType, type RunAgentInput, type TokenUsage } from '@ag-ui/core';
+import {
+  AgentError,
+  type AgentEvent,
+  type Msg,
+  type ReasoningChunkEvent,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  textOf,
+  toolResults,
+  toolUses,
+} from '@rxagent/core';
+import { pendingCallsOf, runOutcomeOf } from './runOutcome.js';
+import { toolOutputText } from './toolOutputText.js';
+
+/** Which AG-UI run the events of one agent call belong to. */
+export interface AgUiRunIds {
+  readonly threadId: string;
+  readonly runId: string;
+  /** The request the run answers, echoed on RUN_STARTED. */
+  readonly input?: RunAgentInput;
+}
+
+const NONE: readonly Event[] = [];
+
+/**
+ * The state of one run's translation from rxagent events to AG-UI events: which text,
+ * reasoning message and tool calls are open. One mapper per run; each method returns the
+ * AG-UI events one input produces, in order (usually one per streamed chunk).
+ */
+export class AgUiEventMapper {
+  readonly #ids: AgUiRunIds;
+  #openText: string | undefined;
+  #openReasoning: string | undefined;
+  /** Messages whose text went out as TEXT_MESSAGE_* (so a whole reply is not sent twice). */
+  readonly #textSent = new Set<string>();
+  /** Tool calls started (TOOL_CALL_START sent) in this run, and those not yet ended. */
+  readonly #callsStarted = new Set<string>();
+  readonly #callsOpen = new Set<string>();
+  /** Streamed tool-call index → id, for the model turn `#callsTurn`. */
+  #callsByIndex = new Map<number, string>();
+  #callsTurn: string | undefined;
+  #finished = false;
+
+  constructor(ids: AgUiRunIds) {
+    this.#ids = ids;
+  }
+
+  /** RUN_STARTED. */
+  start(): Event[] {
+    const { threadId, runId, input } = this.#ids;
+    return [
+      {
+        type: EventType.RUN_STARTED,
+        threadId,
+        runId,
+        timestamp: Date.now(),
+        ...(input !== undefined && { input }),
+      },
+    ];
+  }
+
+  /** The AG-UI events of one `stream()` event. */
+  next(event: AgentEvent): readonly Event[] {
+    if (this.#finished) return NONE;
+    switch (event.type) {
+      case 'reasoningChunk':
+        return this.#chunk(event);
+      case 'postReasoning':
+        return this.#reasoned(event.reply);
+      case 'preCall':
+        return this.#suppliedResults(event.input);
+      case 'postActing':
+        return [...this.#closeMessages([]), resultEvent(event.result)];
+      case 'reply':
+        return this.#finish(event.msg);
+      default:
+        return NONE;
+    }
+  }
+
+  /** Closes whatever is open, then RUN_ERROR with the error's message and code. */
+  fail(error: unknown): Event[] {
+    if (this.#finished) return [];
+    this.#finished = true;
+    const out = this.#closeMessages([]);
+    this.#closeCalls(out);
+    out.push({
+      type: EventType.RUN_ERROR,
+      message: error instanceof Error ? error.message : String(error),
+      ...(error instanceof AgentError && { code: error.code }),
+      timestamp: Date.now(),
+    });
+    return out;
+  }
+
+  /** Tool results the call's input supplies (answers to pending calls, e.g. denials). */
+  #suppliedResults(input: readonly Msg[]): readonly Event[] {
+    const out: Event[] = [];
+    for (const msg of input) {
+      if (msg.role === 'tool') for (const result of toolResults(msg)) out.push(resultEvent(result));
+    }
+    return out;
+  }
+
+  #chunk(event: Readonly<ReasoningChunkEvent>): readonly Event[] {
+    const { delta, accumulated } = event;
+    const out: Event[] = [];
+    if (delta.thinking) this.#thinking(accumulated.id, delta.thinking, out);
+    if (delta.text) this.#text(accumulated.id, delta.text, out);
+    if (delta.toolCall) this.#toolCallDelta(accumulated, delta.toolCall, out);
+    return out;
+  }
+
+  #thinking(msgId: string, delta: string, out: Event[]): void {
+    const messageId = `${msgId}:reasoning`;
+    if (this.#openReasoning !== messageId) {
+      this.#closeMessages(out);
+      this.#openReasoning = messageId;
+      out.push({ type: EventType.REASONING_START, messageId });
+      out.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning' });
+    }
+    out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta });
+  }
+
+  #text(messageId: string, delta: string, out: Event[]): void {
+    if (this.#openText !== messageId) {
+      this.#closeMessages(out);
+      this.#openText = messageId;
+      this.#textSent.add(messageId);
+      out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' });
+    }
+    out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
+  }
+
+  #toolCallDelta(
+    accumulated: Msg,
+    delta: NonNullable<ReasoningChunkEvent['delta']['toolCall']>,
+    out: Event[],
+  ): void {
+    if (this.#callsTurn !== accumulated.id) {
+      this.#callsTurn = accumulated.id;
+      this.#callsByIndex = new Map();
+    }
+    let id = this.#callsByIndex.get(delta.index);
+    if (id === undefined) {
+      // The accumulated reply holds a tool_use block for every call begun so far, so a delta
+      // without id or name (some dialects send them once) is named from the newest one.
+      const begun = toolUses(accumulated).filter((call) => !this.#callsStarted.has(call.id));
+      const block = begun.find((call) => call.id === delta.id) ?? begun[begun.length - 1];
+      const callId = delta.id ?? block?.id;
+      const name = delta.name ?? block?.name;
+      if (callId === undefined || name === undefined) return;
+      id = callId;
+      this.#callsByIndex.set(delta.index, id);
+      this.#closeMessages(out);
+      this.#startCall(id, name, accumulated.id, out);
+    }
+    if (delta.arguments)
+      out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: id, delta: delta.arguments });
+  }
+
+  /** The model's reply is complete: end its calls; send what was not streamed whole. */
+  #reasoned(reply: Msg): Event[] {
+    const out = this.#closeMessages([]);
+    this.#sendUnstreamedText(reply, out);
+    this.#sendCalls(toolUses(reply), reply.id, out);
+    this.#closeCalls(out);
+    return out;
+  }
+
+  #finish(reply: Msg): Event[] {
+    this.#finished = true;
+    const out = this.#closeMessages([]);
+    this.#sendUnstreamedText(reply, out);
+    this.#sendCalls(pendingCallsOf(reply).calls, reply.id, out);
+    this.#closeCalls(out);
+    const { threadId, runId } = this.#ids;
+    const usage = usageOf(reply.metadata['usage']);
+    out.push({
+      type: EventType.RUN_FINISHED,
+      threadId,
+      runId,
+      timestamp: Date.now(),
+      outcome: runOutcomeOf(reply),
+      result: {
+        messageId: reply.id,
+        generateReason: String(reply.metadata['generateReason'] ?? 'stop'),
+      },
+      ...(usage !== undefined && { usage: [usage] }),
+    });
+    return out;
+  }
+
+  /** A reply whose text was not streamed (a non-streaming agent, an interrupt reply). */
+  #sendUnstreamedText(reply: Msg, out: Event[]): void {
+    if (this.#textSent.has(reply.id)) return;
+    const text = textOf(reply);
+    if (text === '') return;
+    this.#textSent.add(reply.id);
+    out.push({ type: EventType.TEXT_MESSAGE_START, messageId: reply.id, role: 'assistant' });
+    out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: reply.id, delta: text });
+    out.push({ type: EventType.TEXT_MESSAGE_END, messageId: reply.id });
+  }
+
+  /** START/ARGS/END for each call not yet started in this run (sent whole, not streamed). */
+  #sendCalls(calls: readonly ToolUseBlock[], parentMessageId: string, out: Event[]): void {
+    for (const call of calls) {
+      if (this.#callsStarted.has(call.id)) continue;
+      this.#startCall(call.id, call.name, parentMessageId, out);
+      out.push({
+        type: EventType.TOOL_CALL_ARGS,
+        toolCallId: call.id,
+        delta: JSON.stringify(call.input),
+      });
+    }
+  }
+
+  #startCall(id: string, name: string, parentMessageId: string, out: Event[]): void {
+    this.#callsStarted.add(id);
+    this.#callsOpen.add(id);
+    out.push({
+      type: EventType.TOOL_CALL_START,
+      toolCallId: id,
+      toolCallName: name,
+      parentMessageId,
+    });
+  }
+
+  #closeCalls(out: Event[]): void {
+    for (const id of this.#callsOpen) out.push({ type: EventType.TOOL_CALL_END, toolCallId: id });
+    this.#callsOpen.clear();
+  }
+
+  /** Ends the open reasoning and text messages; returns `out`. */
+  #closeMessages(out: Event[]): Event[] {
+    const reasoning = this.#openReasoning;
+    if (reasoning !== undefined) {
+      this.#openReasoning = undefined;
+      out.push({ type: EventType.REASONING_MESSAGE_END, messageId: reasoning });
+      out.push({ type: EventType.REASONING_END, messageId: reasoning });
+    }
+    const text = this.#openText;
+    if (text !== undefined) {
+      this.#openText = undefined;
+      out.push({ type: EventType.TEXT_MESSAGE_END, messageId: text });
+    }
+    return out;
+  }
+}
+
+function resultEvent(result: ToolResultBlock): Event {
+  return {
+    type: EventType.TOOL_CALL_RESULT,
+    messageId: `${result.id}:result`,
+    toolCallId: result.id,
+    content: toolOutputText(result.output),
+    role: 'tool',
+    ...(result.isError === true && { metadata: { isError: true } }),
+  };
+}
+
+function usageOf(value: unknown): TokenUsage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const usage: TokenUsage = {};
+  for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+    const count = (value as Record<string, unknown>)[key];
+    if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) usage[key] = count;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}

@@ -1,0 +1,11 @@
+export { agentInputOf, denyAsToolResults, type ResumeInput } from './agentInputOf.js';
+export { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
+export {
+  type AgUiHandlerOptions,
+  agUiHandler,
+  type GetAgent,
+  type RequestHandler,
+} from './agUiHandler.js';
+export { pendingCallsOf, runOutcomeOf, TOOL_APPROVAL_REASON } from './runOutcome.js';
+export { toAgUiEvents } from './toAgUiEvents.js';
+export { type ToolApprovalDecisions, toolDecisionsOf } from './toolDecisionsOf.js';

@@ -15,7 +15,8 @@ export type AgentErrorCode =
   | 'STATE_INVALID'
   | 'SESSION_CORRUPT'
   | 'INVALID_ARGUMENT'
-  | 'PIPELINE_FAILED';
+  | 'PIPELINE_FAILED'
+  | 'MCP_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {

@@ -30,6 +30,7 @@ export type {
   HookEvent,
   HookEventOf,
   HookEventType,
+  ModelResponseInfo,
   PostActingEvent,
   PostCallEvent,
   PostReasoningEvent,

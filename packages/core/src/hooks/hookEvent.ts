@@ -1,7 +1,7 @@
 import type { AgentBase } from '../agent/agentBase.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
-import type { ModelOptions, ToolChoice, ToolSchema } from '../model/chatModel.js';
+import type { ModelOptions, ToolChoice, ToolSchema, Usage } from '../model/chatModel.js';
 
 interface EventBase {
   /** The agent whose call fired the event. */
@@ -59,8 +59,19 @@ export interface Stoppable {
   readonly stopRequested: boolean;
 }
 
-/** After the model's reply is complete: hooks may replace it before it is stored. */
-export interface PostReasoningEvent extends EventBase, Stoppable {
+/** What the model reported about one request, when it reported it. Read-only. */
+export interface ModelResponseInfo {
+  /** Token usage of this request alone. */
+  readonly usage?: Usage;
+  /** Why the model stopped (`'stop'`, `'tool_calls'`, `'length'`, ...), as it said. */
+  readonly finishReason?: string;
+}
+
+/**
+ * After the model's reply is complete: hooks may replace it before it is stored. `usage`
+ * and `finishReason` describe this request (for tracing and metering).
+ */
+export interface PostReasoningEvent extends EventBase, Stoppable, ModelResponseInfo {
   readonly type: 'postReasoning';
   reply: Msg;
 }
@@ -92,8 +103,8 @@ export interface PreSummaryEvent extends EventBase {
   systemPrompt: string;
 }
 
-/** After the max-iterations summary: hooks may replace it. */
-export interface PostSummaryEvent extends EventBase {
+/** After the max-iterations summary: hooks may replace it. `usage`/`finishReason` as in postReasoning. */
+export interface PostSummaryEvent extends EventBase, ModelResponseInfo {
   readonly type: 'postSummary';
   reply: Msg;
 }

@@ -1,4 +1,10 @@
-import type { CallContext, JsonObject, ToolChoice, Toolkit } from '@rxagent/core';
+import type {
+  CallContext,
+  JsonObject,
+  ModelResponseInfo,
+  ToolChoice,
+  Toolkit,
+} from '@rxagent/core';
 
 /**
  * The mutable state of one ReActAgent call, shared by its steps. Subclasses read and set it
@@ -15,6 +21,8 @@ export class ReActCallState {
   guardDetails: JsonObject | undefined;
   /** A postActing hook asked to stop after the current batch. */
   stopAfterBatch = false;
+  /** Usage and finish reason of the latest model response, for its postReasoning/postSummary event. */
+  lastResponse: ModelResponseInfo | undefined;
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
 

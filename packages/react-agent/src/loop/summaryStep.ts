@@ -44,7 +44,12 @@ export function summaryStep(
       }),
     ),
     concatMap((reply) =>
-      host.notify<PostSummaryEvent>({ type: 'postSummary', agent: host.agent, reply }),
+      host.notify<PostSummaryEvent>({
+        type: 'postSummary',
+        agent: host.agent,
+        reply,
+        ...state.lastResponse,
+      }),
     ),
     map((event) => event.reply),
   );

@@ -51,7 +51,7 @@ export function reasoningStep(
     const review = (reply: Msg): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
-        { type: 'postReasoning', agent: host.agent, reply },
+        { type: 'postReasoning', agent: host.agent, reply, ...state.lastResponse },
         host.hasEventListeners(),
       );
       phases.afterHooks(host, event, (final) =>

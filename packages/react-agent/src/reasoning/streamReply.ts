@@ -2,8 +2,10 @@ import {
   type ChatChunk,
   type ChatModel,
   type ChatRequest,
+  type ChatResponse,
   ChatResponseAccumulator,
   createMsg,
+  type ModelResponseInfo,
   type Msg,
   newId,
 } from '@rxagent/core';
@@ -84,6 +86,7 @@ function receiveReply(
       const response = accumulator.response();
       settled = true;
       state.context.addUsage(response.usage);
+      state.lastResponse = responseInfo(response);
       reply = responseToMsg(response, host.name, draftId);
     } catch (error) {
       fail(error);
@@ -110,6 +113,14 @@ function receiveReply(
   return () => {
     subscription.unsubscribe();
     keepPartial();
+  };
+}
+
+/** Only what hooks report (not the text or tool calls, which the reply holds). */
+function responseInfo(response: ChatResponse): ModelResponseInfo {
+  return {
+    ...(response.usage !== undefined && { usage: response.usage }),
+    ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
   };
 }
 

@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -114,6 +115,7 @@ export class AgentTracer {
     this.#calls.set(agent, {
       span,
       context: trace.setSpan(parent, span),
+      live: span.isRecording() || isSpanContextValid(span.spanContext()),
       chat: undefined,
       tools: new Map(),
     });
@@ -121,7 +123,7 @@ export class AgentTracer {
 
   #startChat(event: PreReasoningEvent | PreSummaryEvent): void {
     const call = this.#calls.get(event.agent);
-    if (call === undefined) return;
+    if (call === undefined || !call.live) return;
     if (call.chat !== undefined) call.chat.end();
     const model = modelNameOf(event.agent);
     const attributes: Attributes = { [GenAi.operationName]: 'chat' };
@@ -161,7 +163,7 @@ export class AgentTracer {
 
   #startTool(event: PreActingEvent): void {
     const call = this.#calls.get(event.agent);
-    if (call === undefined) return;
+    if (call === undefined || !call.live) return;
     const { toolCall } = event;
     const span = this.#tracer.startSpan(
       `execute_tool ${toolCall.name}`,

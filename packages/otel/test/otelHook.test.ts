@@ -1,4 +1,12 @@
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import {
   type AgentBase,
   fanoutPipeline,
@@ -224,6 +232,32 @@ describe('otelHook', () => {
     expect(calls).toHaveLength(2);
     expect(calls[0]?.attributes['rxagent.cancelled']).toBe(true);
     expect(calls[1]?.attributes['rxagent.cancelled']).toBeUndefined();
+  });
+
+  it('starts only the call span on a no-op tracer, but every span on an unsampled real one', async () => {
+    const counting = (tracer: Tracer) => {
+      const counter = { spans: 0, tracer: tracer };
+      counter.tracer = {
+        startSpan: (...args: Parameters<Tracer['startSpan']>) => {
+          counter.spans++;
+          return tracer.startSpan(...args);
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      } as Tracer;
+      return counter;
+    };
+    const script = (): ScriptedReply[] => [
+      { toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Lima' } }] },
+      'Sunny.',
+    ];
+    const noop = counting(new ProxyTracerProvider().getTracer('noop'));
+    await ask(agentWith(tracing, script(), { tracer: noop.tracer }), 'Lima?');
+    expect(noop.spans).toBe(1);
+
+    const unsampled = new BasicTracerProvider({ sampler: new AlwaysOffSampler() });
+    const off = counting(unsampled.getTracer('off'));
+    await ask(agentWith(tracing, script(), { tracer: off.tracer }), 'Lima?');
+    expect(off.spans).toBe(4);
   });
 
   it('ignores chunk events without touching them', () => {

@@ -56,23 +56,30 @@ export class AgentTracer {
   handle(event: HookEvent): void {
     switch (event.type) {
       case 'preCall':
-        return this.#startCall(event);
+        this.#startCall(event);
+        break;
       case 'preReasoning':
       case 'preSummary':
-        return this.#startChat(event);
+        this.#startChat(event);
+        break;
       case 'postReasoning':
       case 'postSummary':
-        return this.#endChat(event.agent, event.reply, event);
+        this.#endChat(event.agent, event.reply, event);
+        break;
       case 'preActing':
-        return this.#startTool(event);
+        this.#startTool(event);
+        break;
       case 'postActing':
-        return this.#endTool(event);
+        this.#endTool(event);
+        break;
       case 'postCall':
-        return this.#endCall(event);
+        this.#endCall(event);
+        break;
       case 'error':
-        return this.#failCall(event);
+        this.#failCall(event);
+        break;
       default:
-        return undefined;
+        break;
     }
   }
 

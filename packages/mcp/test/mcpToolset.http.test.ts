@@ -106,13 +106,11 @@ describe('McpToolset over streamable HTTP', () => {
     expect(server.calls).toEqual([]);
   });
 
-  it('rejects with McpConnectionError when nothing listens at the URL', async () => {
-    const url = server.url;
-    await server.close();
-    server = await startLoopbackMcpServer();
-    await expect(
-      McpToolset.connect({ url: url.replace(/:\d+\//, ':1/') }, { connectTimeoutMs: 3_000 }),
-    ).rejects.toBeInstanceOf(McpConnectionError);
+  it('rejects with McpConnectionError naming the URL when nothing listens there', async () => {
+    const nowhere = 'http://127.0.0.1:1/mcp';
+    const failing = McpToolset.connect({ url: nowhere }, { connectTimeoutMs: 3_000 });
+    await expect(failing).rejects.toBeInstanceOf(McpConnectionError);
+    await expect(failing).rejects.toMatchObject({ code: 'MCP_FAILED', server: nowhere });
   });
 
   it('rejects bad options with InvalidArgumentError naming the field', async () => {

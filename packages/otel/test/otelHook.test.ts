@@ -10,6 +10,7 @@ import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-
 import {
   type AgentBase,
   fanoutPipeline,
+  msgHub,
   sequentialPipeline,
   Toolkit,
   tool,
@@ -285,6 +286,34 @@ describe('otelHook nesting across agents', () => {
     });
     expect(tracing.parentName(tracing.span('invoke_agent writer'))).toBe('workflow');
     expect(tracing.parentName(tracing.span('invoke_agent editor'))).toBe('workflow');
+  });
+
+  it("nests the calls made inside a MsgHub under the caller's span; broadcasts add no spans", async () => {
+    const alice = agentWith(tracing, ['I am Alice.'], { name: 'alice' });
+    const bob = agentWith(tracing, ['Hi Alice, I am Bob.'], { name: 'bob' });
+    const tracer = tracing.provider.getTracer('app');
+    await tracer.startActiveSpan('meeting', async (span) => {
+      await lastValueFrom(
+        msgHub({ participants: [alice, bob], announcement: userMsg('Introduce yourselves.') }, () =>
+          sequentialPipeline([alice, bob]),
+        ),
+      );
+      span.end();
+    });
+    expect(tracing.parentName(tracing.span('invoke_agent alice'))).toBe('meeting');
+    expect(tracing.parentName(tracing.span('invoke_agent bob'))).toBe('meeting');
+    expect(
+      tracing
+        .spans()
+        .map((span) => span.name)
+        .sort(),
+    ).toEqual([
+      'chat gpt-test',
+      'chat gpt-test',
+      'invoke_agent alice',
+      'invoke_agent bob',
+      'meeting',
+    ]);
   });
 
   it("nests concurrent fanout calls under the caller's span, each with its own children", async () => {

@@ -1,6 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type Tool as McpToolInfo,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type JsonObject, type Tool, tool } from '@rxagent/core';
+import { Observable } from 'rxjs';
 import { contentToText } from './contentToText.js';
 
 /** How the tools of one connection call their server. */
@@ -15,8 +21,11 @@ export interface McpCallSettings {
  * Wraps one tool listed by an MCP server as an rxagent Tool. Its `parameters` are the
  * server's JSON Schema, so the toolkit validates the model's arguments before anything is
  * sent (the server never sees a call that does not match). A run sends `tools/call` with
- * the run's signal: aborting it makes the SDK send `notifications/cancelled` to the server.
- * An `isError` result, a lost connection or a timeout become error tool results.
+ * the run's signal: aborting it (or unsubscribing) makes the SDK send
+ * `notifications/cancelled` to the server. Progress notifications stream as chunks
+ * (`[progress 2/5: message]`, `actingChunk` events) and restart the call's timeout; the
+ * result text is the last value. An `isError` result, a lost connection or a timeout
+ * become error tool results.
  * Throws `InvalidArgumentError` (from `tool()`) when the name or schema is unusable.
  */
 export function mcpTool(info: McpToolInfo, settings: McpCallSettings): Tool<JsonObject> {
@@ -29,22 +38,49 @@ export function mcpTool(info: McpToolInfo, settings: McpCallSettings): Tool<Json
     // Calls to an MCP server may have effects or changing answers: repeat them unless the
     // server says the tool is idempotent.
     dedupe: info.annotations?.idempotentHint === true,
-    execute: async (args, context) => {
-      let result: Awaited<ReturnType<Client['callTool']>>;
-      try {
-        result = await client.callTool({ name: mcpName, arguments: args }, undefined, {
-          signal: context.signal,
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-        });
-      } catch (error) {
-        throw new Error(describeCallFailure(error, label, timeoutMs), { cause: error });
-      }
-      const text = contentToText(result as Parameters<typeof contentToText>[0]);
-      if (result.isError === true) throw new Error(text);
-      return text;
-    },
+    execute: (args, context) =>
+      new Observable<string>((subscriber) => {
+        // The run's own controller, so unsubscribing from this Observable cancels the call
+        // even when nobody aborts `context.signal`.
+        const controller = new AbortController();
+        const onAbort = (): void => controller.abort(context.signal.reason);
+        const signal = context.signal;
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+        client
+          .callTool({ name: mcpName, arguments: args }, undefined, {
+            signal: controller.signal,
+            timeout: timeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: (progress) => subscriber.next(progressText(progress)),
+          })
+          .then(
+            (result) => {
+              const text = contentToText(result as Parameters<typeof contentToText>[0]);
+              if (result.isError === true) subscriber.error(new Error(text));
+              else {
+                subscriber.next(text);
+                subscriber.complete();
+              }
+            },
+            (error: unknown) =>
+              subscriber.error(
+                new Error(describeCallFailure(error, label, timeoutMs), { cause: error }),
+              ),
+          );
+        return () => {
+          signal.removeEventListener('abort', onAbort);
+          controller.abort(new DOMException('The MCP tool call was unsubscribed.', 'AbortError'));
+        };
+      }),
   }) as Tool<JsonObject>;
+}
+
+/** A progress notification as a streamed chunk: `[progress 2/5: indexing]`. */
+function progressText(progress: Progress): string {
+  const total = progress.total === undefined ? '' : `/${progress.total}`;
+  const message = progress.message ? `: ${progress.message}` : '';
+  return `[progress ${progress.progress}${total}${message}]`;
 }
 
 function describeCallFailure(error: unknown, label: string, timeoutMs: number): string {

@@ -37,7 +37,8 @@ class Signal<T> {
 /**
  * Starts an MCP server built with the official SDK, over streamable HTTP on a free loopback
  * port, with tools `add` (integer arguments), `fail` (an `isError` result), `picture` (an
- * image) and `wait` (runs until cancelled, recording the cancellation).
+ * image), `steps` (two progress notifications, then a result) and `wait` (runs until
+ * cancelled, recording the cancellation).
  */
 export async function startLoopbackMcpServer(): Promise<LoopbackMcpServer> {
   const calls: LoopbackMcpServer['calls'] = [];
@@ -94,6 +95,22 @@ export async function startLoopbackMcpServer(): Promise<LoopbackMcpServer> {
         waitStarted.fire();
       });
     });
+    server.registerTool(
+      'steps',
+      { description: 'Reports progress twice, then answers.' },
+      async (extra) => {
+        calls.push({ name: 'steps', args: {} });
+        const progressToken = extra._meta?.progressToken;
+        for (const progress of [1, 2]) {
+          if (progressToken === undefined) break;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total: 2, message: `step ${progress}` },
+          });
+        }
+        return { content: [{ type: 'text', text: 'all steps done' }] };
+      },
+    );
     // A legal MCP name that no chat API accepts as a function name.
     server.registerTool('files.read', { description: 'Has a dotted name.' }, async () => ({
       content: [{ type: 'text', text: 'never called' }],

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Toolkit, toolOutputText } from '@rxagent/core';
 import { McpConnectionError, McpToolset } from '@rxagent/mcp';
+import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LoopbackMcpServer, startLoopbackMcpServer } from './loopbackMcpServer.js';
 import { runTool } from './runTool.js';
@@ -19,7 +20,7 @@ describe('McpToolset over streamable HTTP', () => {
 
   it("lists the server's tools as rxagent tools with its JSON Schemas", async () => {
     mcp = await McpToolset.connect({ url: server.url });
-    expect(mcp.tools.map((tool) => tool.name)).toEqual(['add', 'fail', 'picture', 'wait']);
+    expect(mcp.tools.map((tool) => tool.name)).toEqual(['add', 'fail', 'picture', 'wait', 'steps']);
     const add = new Toolkit(mcp.tools).schemas().find((schema) => schema.function.name === 'add');
     expect(add?.function.description).toBe('Adds two integers.');
     expect(add?.function.parameters).toMatchObject({
@@ -70,6 +71,48 @@ describe('McpToolset over streamable HTTP', () => {
     controller.abort(new Error('user pressed stop'));
     await expect(result).resolves.toMatchObject({ isError: true });
     expect(toolOutputText(await result)).toContain('[interrupted]');
+    await cancellation;
+    expect(server.cancellations).toHaveLength(1);
+  });
+
+  it('streams progress notifications as chunks before the result', async () => {
+    mcp = await McpToolset.connect({ url: server.url });
+    const events = await lastValueFrom(
+      new Toolkit(mcp.tools)
+        .execute(
+          { id: 'call_1', name: 'steps', input: {} },
+          {
+            signal: new AbortController().signal,
+            toolCallId: 'call_1',
+          },
+        )
+        .pipe(toArray()),
+    );
+    expect(events).toEqual([
+      { type: 'chunk', output: '[progress 1/2: step 1]' },
+      { type: 'chunk', output: '[progress 2/2: step 2]' },
+      {
+        type: 'result',
+        result: { type: 'tool_result', id: 'call_1', name: 'steps', output: 'all steps done' },
+      },
+    ]);
+  });
+
+  it('cancels the call on the server when the tool run is unsubscribed', async () => {
+    mcp = await McpToolset.connect({ url: server.url });
+    const started = server.nextWaitStarted();
+    const cancellation = server.nextCancellation();
+    const subscription = new Toolkit(mcp.tools)
+      .execute(
+        { id: 'call_1', name: 'wait', input: {} },
+        {
+          signal: new AbortController().signal,
+          toolCallId: 'call_1',
+        },
+      )
+      .subscribe();
+    await started;
+    subscription.unsubscribe();
     await cancellation;
     expect(server.cancellations).toHaveLength(1);
   });

@@ -98,7 +98,11 @@ export class AgentTracer {
     const { agent } = event;
     const stale = this.#calls.get(agent);
     // A call abandoned by unsubscribing fires no postCall or error event: close it now.
-    if (stale !== undefined) closeAll(stale, { [GenAi.cancelled]: true });
+    if (stale !== undefined) {
+      endChildren(stale, { [GenAi.cancelled]: true });
+      stale.span.setAttribute(GenAi.cancelled, true);
+      stale.span.end();
+    }
     const parent = context.active();
     const attributes: Attributes = {
       [GenAi.operationName]: 'invoke_agent',
@@ -218,7 +222,7 @@ export class AgentTracer {
     this.#calls.delete(event.agent);
     const { reply } = event;
     const interrupted = reply.metadata['interrupted'] === true;
-    closeAll(call, interrupted ? { [GenAi.interrupted]: true } : {});
+    endChildren(call, interrupted ? { [GenAi.interrupted]: true } : {});
     const { span } = call;
     if (span.isRecording()) {
       if (interrupted) span.setAttribute(GenAi.interrupted, true);
@@ -249,13 +253,14 @@ export class AgentTracer {
     // The model request or tool runs in flight failed with the call.
     if (call.chat !== undefined) markFailed(call.chat, event.error, failure);
     for (const tool of call.tools.values()) markFailed(tool, event.error, failure);
-    closeAll(call, {});
+    endChildren(call, {});
     markFailed(call.span, event.error, failure);
     call.span.end();
   }
 }
 
-function closeAll(call: CallSpans, attributes: Attributes): void {
+/** Ends the call's request and tool spans still open, adding `attributes` to each. */
+function endChildren(call: CallSpans, attributes: Attributes): void {
   if (call.chat !== undefined) {
     call.chat.setAttributes(attributes);
     call.chat.end();
@@ -266,10 +271,6 @@ function closeAll(call: CallSpans, attributes: Attributes): void {
     tool.end();
   }
   call.tools.clear();
-  if (attributes[GenAi.cancelled] === true) {
-    call.span.setAttributes(attributes);
-    call.span.end();
-  }
 }
 
 function markFailed(span: Span, error: unknown, failure: { type: string; message: string }): void {

@@ -176,6 +176,52 @@ describe('otelHook', () => {
     expect(tracing.parentName(chat)).toBe('invoke_agent assistant');
   });
 
+  it('records a failed span for a call that an earlier hook failed before otelHook saw it', async () => {
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'You are helpful.',
+      model: new ScriptedChatModel([]),
+      hooks: [
+        {
+          priority: 1,
+          onEvent: (event) => {
+            if (event.type === 'preCall') throw new Error('quota exceeded');
+          },
+        },
+        otelHook({ tracer: tracing.provider.getTracer('test') }),
+      ],
+    });
+    await expect(ask(agent, 'hi')).rejects.toThrow('quota exceeded');
+    const call = tracing.span('invoke_agent assistant');
+    expect(call.status).toEqual({ code: SpanStatusCode.ERROR, message: 'quota exceeded' });
+  });
+
+  it('records the max-iterations summary request as a chat span', async () => {
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'You are helpful.',
+      model: new ScriptedChatModel(
+        [
+          { toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } }] },
+          { text: 'Summary.', usage: { inputTokens: 7, outputTokens: 1 } },
+        ],
+        { modelName: 'gpt-test' },
+      ),
+      toolkit: new Toolkit([weather]),
+      maxIters: 1,
+      hooks: [otelHook({ tracer: tracing.provider.getTracer('test') })],
+    });
+    const reply = await ask(agent, 'Weather?');
+    expect(reply.metadata['generateReason']).toBe('max_iterations');
+    const chats = tracing.spans().filter((span) => span.name === 'chat gpt-test');
+    expect(chats).toHaveLength(2);
+    expect(chats[1]?.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 7,
+      'gen_ai.response.finish_reasons': ['stop'],
+    });
+    expect(tracing.parentName(chats[1]!)).toBe('invoke_agent assistant');
+  });
+
   it('marks a failed tool run as an error span while the call goes on', async () => {
     const broken = tool({
       name: 'broken',

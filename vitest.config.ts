@@ -6,8 +6,12 @@ import { defineConfig } from 'vitest/config';
  * workspace package to its `src/`, so no build is needed before testing. Vite 8 reads it
  * from `ssr.resolve.conditions` for Node tests.
  */
+// Vite's `module` condition picks bundler-only builds that Node cannot load (e.g.
+// @opentelemetry/api's extensionless ESM); Node itself never uses it, so neither do tests.
+const nodeConditions = defaultServerConditions.filter((condition) => condition !== 'module');
+
 export default defineConfig({
-  ssr: { resolve: { conditions: ['@rxagent/source', ...defaultServerConditions] } },
+  ssr: { resolve: { conditions: ['@rxagent/source', ...nodeConditions] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

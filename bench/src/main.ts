@@ -14,6 +14,7 @@ import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
 import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
+import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { streaming } from './suites/streaming.js';
 
@@ -22,6 +23,7 @@ const SUITES = [
   'httpConcurrent',
   'inProcess',
   'hookOverhead',
+  'otelOverhead',
   'abortedCalls',
   'parkedAgents',
   'streaming',
@@ -58,6 +60,7 @@ try {
   if (want('httpConcurrent')) report(await httpConcurrent(server, config));
   if (want('inProcess')) report(await inProcess(config));
   if (want('hookOverhead')) report(await hookOverhead(config));
+  if (want('otelOverhead')) report(await otelOverhead(config));
   // Before the parked agents: their 1,000 closed sockets would still be freed during the
   // aborted-calls run and make its heap look smaller than its baseline.
   if (want('abortedCalls')) report(await abortedCalls(server, config));

@@ -11,6 +11,7 @@ const BUILT = {
   '@rxagent/core': new URL('@rxagent/core/index.js', modules).href,
   '@rxagent/core/testing': new URL('@rxagent/core/testing/index.js', modules).href,
   '@rxagent/react-agent': new URL('@rxagent/react-agent/index.js', modules).href,
+  '@rxagent/otel': new URL('@rxagent/otel/index.js', modules).href,
 };
 
 export async function resolve(specifier, context, nextResolve) {

@@ -17,7 +17,8 @@ export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
   | 'PIPELINE_FAILED'
   | 'OBSERVE_FAILED'
-  | 'CONTEXT_WINDOW_EXCEEDED';
+  | 'CONTEXT_WINDOW_EXCEEDED'
+  | 'MCP_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {

@@ -57,6 +57,7 @@ export type {
   HookEvent,
   HookEventOf,
   HookEventType,
+  ModelResponseInfo,
   PostActingEvent,
   PostCallEvent,
   PostCompressEvent,

@@ -278,3 +278,36 @@ describe('ReActAgent formatter option', () => {
     expect(wireMessages(server, 0)[1]).toEqual({ role: 'user', content: '[from user] hello' });
   });
 });
+
+describe('ReActAgent postReasoning response info', () => {
+  it("reports each request's own usage and finish reason on its postReasoning event", async () => {
+    const { agent } = await harness(
+      [
+        {
+          toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+          usage: { inputTokens: 10, outputTokens: 3 },
+        },
+        { text: 'Sunny.', usage: { inputTokens: 20, outputTokens: 2 } },
+      ],
+      { toolkit: new Toolkit([weatherTool()]) },
+    );
+    const seen: Array<{ usage: unknown; finishReason: unknown }> = [];
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'postReasoning') {
+          seen.push({ usage: event.usage, finishReason: event.finishReason });
+        }
+      },
+    });
+
+    await run(agent, userMsg('Weather in Paris?'));
+
+    expect(seen).toEqual([
+      {
+        usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 },
+        finishReason: 'tool_calls',
+      },
+      { usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 }, finishReason: 'stop' },
+    ]);
+  });
+});

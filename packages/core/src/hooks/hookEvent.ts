@@ -2,7 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import type { JsonObject } from '../json.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
-import type { ModelOptions, ToolChoice, ToolSchema } from '../model/chatModel.js';
+import type { ModelOptions, ToolChoice, ToolSchema, Usage } from '../model/chatModel.js';
 
 interface EventBase {
   /** The agent whose call fired the event. */
@@ -54,14 +54,25 @@ export interface ReasoningChunkEvent extends EventBase {
 
 /** Ways a hook can end the ReAct loop early (human in the loop). */
 export interface Stoppable {
-  /** Ends the call after this step; see DESIGN.md "Human in the loop". */
+  /** Ends the call after this step, so a human can review it and resume the agent later. */
   stopAgent(): void;
   /** Whether some hook asked to stop. */
   readonly stopRequested: boolean;
 }
 
-/** After the model's reply is complete: hooks may replace it before it is stored. */
-export interface PostReasoningEvent extends EventBase, Stoppable {
+/** What the model reported about one request, when it reported it. Read-only. */
+export interface ModelResponseInfo {
+  /** Token usage of this request alone. */
+  readonly usage?: Usage;
+  /** Why the model stopped (`'stop'`, `'tool_calls'`, `'length'`, ...), as it said. */
+  readonly finishReason?: string;
+}
+
+/**
+ * After the model's reply is complete: hooks may replace it before it is stored. `usage`
+ * and `finishReason` describe this request (for tracing and metering).
+ */
+export interface PostReasoningEvent extends EventBase, Stoppable, ModelResponseInfo {
   readonly type: 'postReasoning';
   reply: Msg;
 }
@@ -110,8 +121,8 @@ export interface PreSummaryEvent extends EventBase {
   systemPrompt: string;
 }
 
-/** After the max-iterations summary: hooks may replace it. */
-export interface PostSummaryEvent extends EventBase {
+/** After the max-iterations summary: hooks may replace it. `usage`/`finishReason` as in postReasoning. */
+export interface PostSummaryEvent extends EventBase, ModelResponseInfo {
   readonly type: 'postSummary';
   reply: Msg;
 }

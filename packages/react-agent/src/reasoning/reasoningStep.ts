@@ -10,7 +10,7 @@ import {
 import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
-import { streamReply } from './streamReply.js';
+import { type StreamedReply, streamReply } from './streamReply.js';
 
 /** How a reasoning step is set up by its agent. */
 export interface ReasoningSetup {
@@ -46,10 +46,10 @@ export function reasoningStep(
         streamReply(state, setup.model, toRequest(event, state.agentName, setup)),
         review,
       );
-    const review = (reply: Msg): void => {
+    const review = ({ reply, info }: StreamedReply): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
-        { type: 'postReasoning', agent: context.agent, reply },
+        { type: 'postReasoning', agent: context.agent, reply, ...info },
         context.listens('postReasoning'),
       );
       phases.afterHooks(context, event, (final) =>

@@ -3,7 +3,9 @@ import {
   type ChatChunk,
   type ChatModel,
   type ChatRequest,
+  type ChatResponse,
   ChatResponseAccumulator,
+  type ModelResponseInfo,
   type Msg,
   newId,
 } from '@rxagent/core';
@@ -12,8 +14,15 @@ import type { ReActCallState } from '../loop/reactCallState.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
 import { responseToMsg } from './responseToMsg.js';
 
+/** A complete model reply as an assistant Msg, and what the model reported about its request. */
+export interface StreamedReply {
+  readonly reply: Msg;
+  readonly info: ModelResponseInfo;
+}
+
 /**
- * Streams one model request into a complete assistant Msg (emitted once, then completes),
+ * Streams one model request into a complete assistant Msg (emitted once with the request's
+ * usage and finish reason, then completes),
  * firing `reasoningChunk` events on the way. A stream cut by an error, an interrupt or
  * unsubscription never yields a complete reply: the text received so far is stored as an
  * assistant Msg with `metadata.partial: true`, and the error goes on.
@@ -26,8 +35,8 @@ export function streamReply(
   state: ReActCallState,
   model: ChatModel,
   request: ChatRequest,
-): Observable<Msg> {
-  return new Observable<Msg>((subscriber) =>
+): Observable<StreamedReply> {
+  return new Observable<StreamedReply>((subscriber) =>
     // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
     // wire messages) alive, or a parked call would hold its conversation once more.
     receiveReply(state, model.stream({ ...request, signal: state.context.signal }), subscriber),
@@ -38,7 +47,7 @@ export function streamReply(
 function receiveReply(
   state: ReActCallState,
   stream: Observable<ChatChunk>,
-  subscriber: Subscriber<Msg>,
+  subscriber: Subscriber<StreamedReply>,
 ): TeardownLogic {
   const { context, transcript } = state;
   const accumulator = new ChatResponseAccumulator();
@@ -62,17 +71,20 @@ function receiveReply(
       fail(signal.reason);
       return;
     }
-    let reply: Msg;
+    let streamed: StreamedReply;
     try {
       const response = accumulator.response();
       settled = true;
       context.addUsage(response.usage);
-      reply = responseToMsg(response, transcript.agentName, draftId);
+      streamed = {
+        reply: responseToMsg(response, transcript.agentName, draftId),
+        info: responseInfo(response),
+      };
     } catch (error) {
       fail(error);
       return;
     }
-    subscriber.next(reply);
+    subscriber.next(streamed);
     subscriber.complete();
   };
   const events = context.listens('reasoningChunk')
@@ -93,6 +105,14 @@ function receiveReply(
   return () => {
     subscription.unsubscribe();
     keepPartial();
+  };
+}
+
+/** Only what hooks report (not the text or tool calls, which the reply holds). */
+function responseInfo(response: ChatResponse): ModelResponseInfo {
+  return {
+    ...(response.usage !== undefined && { usage: response.usage }),
+    ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
   };
 }
 

@@ -8,7 +8,7 @@ import {
 import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { ReasoningSetup } from './reasoningStep.js';
-import { streamReply } from './streamReply.js';
+import { type StreamedReply, streamReply } from './streamReply.js';
 
 /** The framework's request for a final answer when the step budget is spent. */
 export function summaryInstruction(maxIters: number): Msg {
@@ -43,10 +43,10 @@ export function summaryStep(
         }),
         review,
       );
-    const review = (reply: Msg): void =>
+    const review = ({ reply, info }: StreamedReply): void =>
       phases.afterHooks<PostSummaryEvent>(
         context,
-        { type: 'postSummary', agent: context.agent, reply },
+        { type: 'postSummary', agent: context.agent, reply, ...info },
         (event) => phases.finish(event.reply),
       );
     const preSummary: PreSummaryEvent = {

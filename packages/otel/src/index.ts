@@ -1,0 +1,3 @@
+export { GenAi } from './genAiAttributes.js';
+export { genAiMessages } from './genAiMessages.js';
+export { type OtelHook, type OtelHookOptions, otelHook } from './otelHook.js';

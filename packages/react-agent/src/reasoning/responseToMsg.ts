@@ -10,7 +10,9 @@ import {
 /**
  * Turns a model response into the assistant Msg stored in memory. Tool-call arguments that
  * are not a JSON object become `{}` in the `tool_use` block (so the history replays as
- * valid JSON) and the raw text is kept in `metadata.invalidToolArguments[id]`.
+ * valid JSON) and the raw text is kept in `metadata.invalidToolArguments[id]`. A finish
+ * reason other than `stop` or `tool_calls` (`length`, `content_filter`) is kept in
+ * `metadata.finishReason`, so a caller can tell a filtered or cut answer from a whole one.
  */
 export function responseToMsg(response: ChatResponse, name: string, id?: string): Msg {
   const content: ContentBlock[] = [];
@@ -25,6 +27,10 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
   }
   const metadata: JsonObject =
     Object.keys(invalid).length > 0 ? { invalidToolArguments: invalid } : {};
+  const reason = response.finishReason;
+  if (reason !== undefined && reason !== 'stop' && reason !== 'tool_calls') {
+    metadata['finishReason'] = reason;
+  }
   return createMsg({ name, role: 'assistant', content, metadata, ...(id !== undefined && { id }) });
 }
 

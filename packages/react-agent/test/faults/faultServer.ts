@@ -1,8 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** Writes one response; `n` counts requests from 1. */
-export type FaultHandler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+/** Writes one response; `n` counts requests from 1; `body` is the request body. */
+export type FaultHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  n: number,
+  body: string,
+) => void;
 
 /** A loopback HTTP server whose every response a test writes by hand. */
 export interface FaultServer {
@@ -21,8 +26,9 @@ export async function startFaultServer(handler: FaultHandler): Promise<FaultServ
   const server = createServer((req, res) => {
     requests += 1;
     const n = requests;
-    req.resume();
-    req.on('end', () => handler(req, res, n));
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => handler(req, res, n, Buffer.concat(parts).toString('utf8')));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

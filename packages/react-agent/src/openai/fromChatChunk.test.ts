@@ -224,6 +224,18 @@ describe('fromChatChunk on hostile and dialect chunks', () => {
     ).toBeUndefined();
   });
 
+  it("reads Groq's usage from x_groq when the chunk has no usage of its own", () => {
+    const groq = chunk(
+      {},
+      {
+        x_groq: { id: 'req_1', usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } },
+      },
+    );
+    expect(fromChatChunk(groq)).toEqual({
+      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+    });
+  });
+
   it('reads usage from any chunk, also one that carries a delta', () => {
     const withUsage = chunk(
       { content: 'Hi' },

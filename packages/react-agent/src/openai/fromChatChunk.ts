@@ -24,13 +24,18 @@ interface WireDelta {
 
 const NO_DELTA: WireDelta = {};
 
+/** Groq reports usage in `x_groq.usage` of the last chunk instead of `usage`. */
+interface GroqChunk {
+  x_groq?: { usage?: CompletionUsage | null } | null;
+}
+
 /**
  * Maps one streamed SDK chunk to a `ChatChunk` (pure), or `undefined` when it carries
  * nothing (a role-only delta). Only the first choice is read. Reasoning text comes from the
  * non-standard `delta.reasoning_content` (vLLM, DeepSeek) or `delta.reasoning` (Ollama,
  * newer vLLM, OpenRouter) fields, or from `thinking` parts of a `content` array (Mistral).
  * A choice without a `delta` (Azure's content-filter chunks) is read for its
- * `finish_reason`; usage is read from any chunk.
+ * `finish_reason`; usage is read from any chunk (`usage`, or Groq's `x_groq.usage`).
  *
  * @throws ModelError when a tool-call `index` is not an integer from 0 to
  * `MAX_TOOL_CALL_INDEX` (a tool call without an index takes its position in the chunk).
@@ -39,7 +44,7 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
   // Runs per streamed chunk: one object out, no scratch allocations (an emptiness check
   // with Object.keys would be an array per chunk).
   const choice = chunk.choices?.[0];
-  const usage = toUsage(chunk.usage);
+  const usage = toUsage(chunk.usage ?? (chunk as GroqChunk).x_groq?.usage);
   if (!choice) return usage ? { usage } : undefined;
   const delta: WireDelta = choice.delta ?? NO_DELTA;
   let text: string;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { ChatResponseAccumulator, type Msg, textOf, tool, userMsg } from '@rxagent/core';
+import { ChatResponseAccumulator, type Msg, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -149,15 +149,26 @@ describe('OpenAIChatModel on recorded Chat Completions dialects', () => {
   it.each(fixtures)('runs one ReActAgent turn on %s', async (file) => {
     const want = expected[file]!;
     const { model, state } = await serveFixture(file);
-    const agent = new ReActAgent({ name: 'assistant', sysPrompt: 'Be brief.', model, tools });
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'Be brief.',
+      model,
+      toolkit: new Toolkit(tools),
+    });
     const reply: Msg = await lastValueFrom(agent.call(userMsg('go')));
     if (want.toolCalls.length > 0) {
       expect(textOf(reply)).toBe('Done.');
       const sent = JSON.parse(state.bodies[1] ?? '{}') as {
-        messages: { role: string; tool_call_id?: string }[];
+        messages: { role: string; tool_call_id?: string; content?: unknown }[];
       };
-      const answered = sent.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
-      expect(answered).toEqual(want.toolCalls.map((call) => call.id));
+      const results = sent.messages.filter((m) => m.role === 'tool');
+      expect(results.map((m) => m.tool_call_id)).toEqual(want.toolCalls.map((call) => call.id));
+      // The tools ran on the parsed arguments (an unknown tool or bad JSON would say so).
+      for (const [i, call] of want.toolCalls.entries()) {
+        const city = (JSON.parse(call.arguments) as { city: string }).city;
+        expect(JSON.stringify(results[i]?.content)).toContain(city);
+        expect(JSON.stringify(results[i]?.content)).toMatch(/Mild in|Noon in/);
+      }
     } else {
       expect(state.bodies).toHaveLength(1);
       expect(textOf(reply)).toBe(want.text);

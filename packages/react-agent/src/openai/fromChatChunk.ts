@@ -44,7 +44,11 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
   // Runs per streamed chunk: one object out, no scratch allocations (an emptiness check
   // with Object.keys would be an array per chunk).
   const choice = chunk.choices?.[0];
-  const usage = toUsage(chunk.usage ?? (chunk as GroqChunk).x_groq?.usage);
+  const finishReason = choice?.finish_reason;
+  // Groq's usage rides on the last chunk only: look for it there, not on every chunk.
+  const usage = toUsage(
+    chunk.usage ?? (choice && !finishReason ? undefined : (chunk as GroqChunk).x_groq?.usage),
+  );
   if (!choice) return usage ? { usage } : undefined;
   const delta: WireDelta = choice.delta ?? NO_DELTA;
   let text: string;
@@ -58,7 +62,6 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
     thinking = (thinking ?? '') + parts.thinking;
   }
   const calls = delta.tool_calls;
-  const finishReason = choice.finish_reason;
   const hasCalls = Array.isArray(calls) && calls.length > 0;
   if (!text && !thinking && !hasCalls && !finishReason && !usage) return undefined;
   const out: ChatChunk = {};

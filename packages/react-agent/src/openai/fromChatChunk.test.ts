@@ -224,14 +224,13 @@ describe('fromChatChunk on hostile and dialect chunks', () => {
     ).toBeUndefined();
   });
 
-  it("reads Groq's usage from x_groq when the chunk has no usage of its own", () => {
-    const groq = chunk(
-      {},
-      {
-        x_groq: { id: 'req_1', usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } },
-      },
-    );
+  it("reads Groq's usage from x_groq of the finishing chunk", () => {
+    const groq = raw({
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      x_groq: { id: 'req_1', usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } },
+    });
     expect(fromChatChunk(groq)).toEqual({
+      finishReason: 'stop',
       usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
     });
   });

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { ModelError, textOf, userMsg } from '@rxagent/core';
+import { ModelError, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   answerSse,
   deltaChunk,
@@ -105,4 +106,55 @@ describe('ReActAgent over a faulty OpenAI-compatible server', () => {
       expect(sent.messages.at(-1)).toMatchObject({ role: 'user', content: 'second' });
     },
   );
+
+  it('survives hostile tool-call ids and arguments: the tools answer with errors and the turn ends', async () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    const bodies: string[] = [];
+    server = await startFaultServer((_req, res, n, body) => {
+      bodies.push(body);
+      if (n > 1) return answerSse(res, 'Done.');
+      startSse(res);
+      const call = (index: number, id: string, args: string) =>
+        sseData(
+          deltaChunk({
+            tool_calls: [
+              { index, id, type: 'function', function: { name: 'get_weather', arguments: args } },
+            ],
+          }),
+        );
+      res.write(call(0, '__proto__', '{"city": "Par'));
+      res.write(call(1, 'constructor', deep));
+      res.write(call(2, 'x'.repeat(10_000), '{"city": 42}'));
+      res.end(sseData(deltaChunk({}, 'tool_calls')) + 'data: [DONE]\n\n');
+    });
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'Be brief.',
+      model: new OpenAIChatModel({
+        model: 'fault-model',
+        baseURL: server.baseURL,
+        apiKey: 'k',
+        maxRetries: 0,
+      }),
+      toolkit: new Toolkit([
+        tool({
+          name: 'get_weather',
+          description: 'Weather of a city.',
+          parameters: z.object({ city: z.string() }),
+          execute: ({ city }) => `Mild in ${city}`,
+        }),
+      ]),
+    });
+    const reply = await lastValueFrom(agent.call(userMsg('go')));
+    expect(textOf(reply)).toBe('Done.');
+    const sent = JSON.parse(bodies[1] ?? '{}') as {
+      messages: { role: string; tool_call_id?: string }[];
+    };
+    const results = sent.messages.filter((m) => m.role === 'tool');
+    expect(results).toHaveLength(3);
+    expect((Array.prototype as unknown as Record<string, unknown>)['id']).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('city');
+    const again = await lastValueFrom(agent.call(userMsg('again')));
+    expect(textOf(again)).toBe('Done.');
+  });
 });

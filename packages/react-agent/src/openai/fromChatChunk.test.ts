@@ -169,6 +169,18 @@ describe('fromChatChunk on hostile and dialect chunks', () => {
     },
   );
 
+  it('throws a ModelError for a chunk that is not an object or a tool call that is not one', () => {
+    expect(() => fromChatChunk(null as unknown as ChatCompletionChunk)).toThrow(/not an object/);
+    expect(() => fromChatChunk(chunk({ tool_calls: [null] }))).toThrow(ModelError);
+  });
+
+  it('ignores tool-call names and arguments that are not strings', () => {
+    const odd = chunk({
+      tool_calls: [{ index: 0, id: 'a', function: { name: { x: 1 }, arguments: 7 } }],
+    });
+    expect(fromChatChunk(odd)).toEqual({ toolCalls: [{ index: 0, id: 'a' }] });
+  });
+
   it('parses tool calls without an index, each in its own chunk', () => {
     const response = assemble([
       chunk({
@@ -256,6 +268,17 @@ describe('fromChatCompletion on dialects and non-completions', () => {
       model: 'm',
       choices: [{ index: 0, finish_reason: finish, message }],
     }) as unknown as ChatCompletion;
+
+  it('reads arguments sent as an object and skips tool calls that are not objects', () => {
+    const odd = completion({
+      role: 'assistant',
+      content: null,
+      tool_calls: [null, { id: 'a', function: { name: 'w', arguments: { city: 'Oslo' } } }],
+    });
+    expect(fromChatCompletion(odd).toolCalls).toEqual([
+      { index: 0, id: 'a', name: 'w', arguments: '{"city":"Oslo"}' },
+    ]);
+  });
 
   it('reads content sent as typed parts', () => {
     const typed = completion({

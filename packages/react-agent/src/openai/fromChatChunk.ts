@@ -43,6 +43,11 @@ interface GroqChunk {
 export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined {
   // Runs per streamed chunk: one object out, no scratch allocations (an emptiness check
   // with Object.keys would be an array per chunk).
+  if (typeof chunk !== 'object' || chunk === null) {
+    throw new ModelError(
+      `The model sent a chunk that is not an object: ${quoteBody(String(chunk), 100)}.`,
+    );
+  }
   const choice = chunk.choices?.[0];
   const finishReason = choice?.finish_reason;
   // Groq's usage rides on the last chunk only: look for it there, not on every chunk.
@@ -74,6 +79,9 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
 }
 
 function toToolCallDelta(call: ChatCompletionChunk.Choice.Delta.ToolCall, position: number) {
+  if (typeof call !== 'object' || call === null) {
+    throw new ModelError('The model sent a tool-call delta that is not an object.');
+  }
   const index: unknown = call.index ?? position;
   if (!isValidToolCallIndex(index)) {
     const shown = quoteBody(typeof index === 'string' ? JSON.stringify(index) : String(index), 40);
@@ -82,9 +90,13 @@ function toToolCallDelta(call: ChatCompletionChunk.Choice.Delta.ToolCall, positi
     );
   }
   const mapped: ToolCallDelta = { index };
-  if (call.id) mapped.id = call.id;
-  if (call.function?.name) mapped.name = call.function.name;
-  if (call.function?.arguments) mapped.arguments = call.function.arguments;
+  // Only strings count: a number or an object would be coerced into "[object Object]".
+  if (call.id && typeof call.id === 'string') mapped.id = call.id;
+  const fn = call.function;
+  if (fn) {
+    if (fn.name && typeof fn.name === 'string') mapped.name = fn.name;
+    if (fn.arguments && typeof fn.arguments === 'string') mapped.arguments = fn.arguments;
+  }
   return mapped;
 }
 
@@ -112,13 +124,15 @@ export function fromChatCompletion(completion: ChatCompletion): ChatChunk {
     if (text) out.text = text;
     const thinking = (reasoningOf(message) ?? '') + parts.thinking;
     if (thinking) out.thinking = thinking;
-    const calls = (message.tool_calls ?? []).filter(isFunctionCall);
+    const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).filter(
+      isFunctionCall,
+    );
     if (calls.length > 0) {
       out.toolCalls = calls.map((call, index) => ({
         index,
-        id: call.id,
-        name: call.function.name,
-        arguments: call.function.arguments,
+        ...(typeof call.id === 'string' && { id: call.id }),
+        name: typeof call.function.name === 'string' ? call.function.name : '',
+        arguments: argumentsText(call.function.arguments),
       }));
     }
     if (choice.finish_reason) out.finishReason = choice.finish_reason;
@@ -169,6 +183,15 @@ function joinDefined(a: string | null | undefined, b: string | null | undefined)
 function isFunctionCall(
   call: ChatCompletionMessageToolCall,
 ): call is Extract<ChatCompletionMessageToolCall, { type: 'function' }> {
-  // Some servers omit `type`; anything with a `function` is a function call.
-  return call.type !== 'custom' && 'function' in call;
+  // Some servers omit `type`; anything with a `function` object is a function call.
+  if (typeof call !== 'object' || call === null || call.type === 'custom') return false;
+  const fn: unknown = (call as { function?: unknown }).function;
+  return typeof fn === 'object' && fn !== null;
+}
+
+/** Arguments as JSON text: some servers send an object instead of its text. */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return '';
 }

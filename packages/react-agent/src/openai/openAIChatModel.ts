@@ -9,7 +9,8 @@ import { Observable, type Subscriber } from 'rxjs';
 import { abortError } from './abortError.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
 import { createNodeFetch } from './nodeFetch.js';
-import { quoteBody } from './quoteBody.js';
+import { notAnEventStream } from './notAnEventStream.js';
+import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
 import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
 import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
 import { isRetryableModelError, retryAfterOf, toModelError } from './toModelError.js';
@@ -214,7 +215,10 @@ export class OpenAIChatModel implements ChatModel {
       onHeaders();
       const type = response.headers.get('content-type') ?? '';
       // Servers that answer a stream request with a JSON error or an HTML page still say 200.
-      if (/json|html/i.test(type)) throw await this.#notAnEventStream(response, type);
+      if (/json|html/i.test(type)) {
+        const { model, baseURL } = this.#errorContext();
+        throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
+      }
       let finished = false;
       for await (const chunk of stream) {
         onChunk();
@@ -236,22 +240,6 @@ export class OpenAIChatModel implements ChatModel {
     return new ModelError(
       `The stream from model "${model}" at ${baseURL} ended before the reply was complete (no finish_reason): the connection was cut or the server failed; try again.`,
       { retryable: true },
-    );
-  }
-
-  /** An error quoting the start (at most 4 KB read) of a 200 body that is not an event stream. */
-  async #notAnEventStream(response: Response, type: string): Promise<ModelError> {
-    const { model, baseURL } = this.#errorContext();
-    const head = await readHead(response, 4_096);
-    let quoted = quoteBody(head);
-    try {
-      const message = (JSON.parse(head) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === 'string') quoted = quoteBody(message);
-    } catch {
-      // Not JSON (or cut at 4 KB): quote the text itself.
-    }
-    return new ModelError(
-      `Model "${model}" at ${baseURL} answered a streaming request with status 200 and content-type ${quoteBody(type, 100)}, not an event stream: ${quoted || '(empty body)'}`,
     );
   }
 
@@ -301,26 +289,6 @@ export class OpenAIChatModel implements ChatModel {
   }
 }
 
-/** The first `maxBytes` of a response body as text; the rest is never read. */
-async function readHead(response: Response, maxBytes: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    while (bytes < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return text;
-}
-
 type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
 
 let defaultFetch: typeof fetch | undefined;
@@ -329,21 +297,4 @@ let defaultFetch: typeof fetch | undefined;
 function sharedNodeFetch(): typeof fetch {
   defaultFetch ??= createNodeFetch();
   return defaultFetch;
-}
-
-function positive(name: string, value: number): number {
-  if (Number.isFinite(value) && value > 0) return value;
-  throw new InvalidArgumentError(
-    `OpenAIChatModel: ${name} must be a positive number, got ${value}.`,
-  );
-}
-
-function nonNegative(name: string, value: number): number {
-  if (Number.isFinite(value) && value >= 0) return value;
-  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be a number >= 0, got ${value}.`);
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (Number.isInteger(value) && value >= 0) return value;
-  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be an integer >= 0, got ${value}.`);
 }

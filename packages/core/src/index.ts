@@ -131,6 +131,8 @@ export {
   addUsage,
   type ChatResponse,
   ChatResponseAccumulator,
+  isValidToolCallIndex,
+  MAX_TOOL_CALL_INDEX,
 } from './model/chatResponse.js';
 export {
   type FormatOptions,

@@ -1,4 +1,22 @@
+import { ModelError } from '../errors.js';
 import type { ChatChunk, ToolCallDelta, Usage } from './chatModel.js';
+
+/**
+ * The largest tool-call `index` a response may use. Real servers number the calls of one
+ * reply 0, 1, 2…; a larger (or non-integer) index is a malformed response, never an array
+ * slot to allocate.
+ */
+export const MAX_TOOL_CALL_INDEX = 127;
+
+/** Whether `index` is a tool-call index a response may use: an integer in 0…`MAX_TOOL_CALL_INDEX`. */
+export function isValidToolCallIndex(index: unknown): index is number {
+  return (
+    typeof index === 'number' &&
+    Number.isInteger(index) &&
+    index >= 0 &&
+    index <= MAX_TOOL_CALL_INDEX
+  );
+}
 
 /** A tool call assembled from its deltas; `arguments` is the raw JSON text the model sent. */
 export interface AssembledToolCall {
@@ -25,11 +43,21 @@ interface ToolCallParts {
 /**
  * Accumulates streamed chunks into a `ChatResponse` in time linear in the response's
  * length: deltas are appended to part lists and joined once, in `response()`.
+ *
+ * Tool-call deltas join the call open at their `index`; a delta carrying a different id
+ * at that index starts a new call (servers that number parallel calls all 0). `add()`
+ * never throws, since it runs inside subscribers: a malformed chunk (an index that is not
+ * an integer in 0…`MAX_TOOL_CALL_INDEX`) is remembered and `response()` throws it as a
+ * `ModelError`.
  */
 export class ChatResponseAccumulator {
   #text: string[] = [];
   #thinking: string[] = [];
+  /** Calls in the order they started. */
   #toolCalls: ToolCallParts[] = [];
+  /** The call currently open at each index. */
+  #open: (ToolCallParts | undefined)[] = [];
+  #error: ModelError | undefined;
   #usage: Usage | undefined;
   #finishReason: string | undefined;
   #textLength = 0;
@@ -61,18 +89,20 @@ export class ChatResponseAccumulator {
     return this.#join(this.#text);
   }
 
-  /** The response so far. Tool calls that never got an id get a generated one. */
+  /**
+   * The response so far. Tool calls that never got an id get a generated one.
+   * @throws ModelError when a chunk was malformed (see the class summary).
+   */
   response(): ChatResponse {
+    if (this.#error) throw this.#error;
     return {
       text: this.text(),
       thinking: this.#join(this.#thinking),
-      toolCalls: this.#toolCalls
-        .filter((call) => call !== undefined)
-        .map((call, position) => ({
-          id: call.id || `call_${position}_${Date.now().toString(36)}`,
-          name: call.name,
-          arguments: call.args.join(''),
-        })),
+      toolCalls: this.#toolCalls.map((call, position) => ({
+        id: call.id || `call_${position}_${Date.now().toString(36)}`,
+        name: call.name,
+        arguments: call.args.join(''),
+      })),
       ...(this.#usage && { usage: this.#usage }),
       ...(this.#finishReason !== undefined && { finishReason: this.#finishReason }),
     };
@@ -84,16 +114,29 @@ export class ChatResponseAccumulator {
   }
 
   #addToolCall(delta: ToolCallDelta): void {
-    let call = this.#toolCalls[delta.index];
-    if (!call) {
+    const index: unknown = delta.index;
+    if (!isValidToolCallIndex(index)) {
+      this.#error ??= new ModelError(
+        `The model sent a tool-call index of ${describe(index)}; an index must be an integer from 0 to ${MAX_TOOL_CALL_INDEX}.`,
+      );
+      return;
+    }
+    let call = this.#open[index];
+    if (!call || (delta.id && call.id && delta.id !== call.id)) {
       call = { id: '', name: '', args: [] };
-      this.#toolCalls[delta.index] = call;
+      this.#open[index] = call;
+      this.#toolCalls.push(call);
     }
     if (delta.id) call.id = delta.id;
     // OpenAI sends the name once; some servers repeat it in every delta, others split it.
     if (delta.name && delta.name !== call.name) call.name += delta.name;
     if (delta.arguments) call.args.push(delta.arguments);
   }
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Adds two usages (either may be missing). */

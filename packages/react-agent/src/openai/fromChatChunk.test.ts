@@ -1,4 +1,4 @@
-import { ChatResponseAccumulator } from '@rxagent/core';
+import { ChatResponseAccumulator, ModelError } from '@rxagent/core';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { fromChatChunk, fromChatCompletion, toUsage } from './fromChatChunk.js';
@@ -142,5 +142,178 @@ describe('toUsage', () => {
     const partial = { prompt_tokens: 2, completion_tokens: 3 } as Parameters<typeof toUsage>[0];
     expect(toUsage(partial)).toEqual({ inputTokens: 2, outputTokens: 3, totalTokens: 5 });
     expect(toUsage(null)).toBeUndefined();
+  });
+});
+
+function assemble(chunks: ChatCompletionChunk[]) {
+  const accumulator = new ChatResponseAccumulator();
+  for (const c of chunks) {
+    const mapped = fromChatChunk(c);
+    if (mapped) accumulator.add(mapped);
+  }
+  return accumulator.response();
+}
+
+function raw(value: object): ChatCompletionChunk {
+  return { ...base, ...value } as ChatCompletionChunk;
+}
+
+describe('fromChatChunk on hostile and dialect chunks', () => {
+  it.each([['__proto__'], ['constructor'], [200_000_000], [-1], [1.5], [128]])(
+    'throws a ModelError naming the bad tool-call index %s',
+    (index) => {
+      const bad = chunk({ tool_calls: [{ index, id: 'x', function: { name: 'f' } }] });
+      expect(() => fromChatChunk(bad)).toThrow(ModelError);
+      expect(() => fromChatChunk(bad)).toThrow(/tool-call index/);
+      expect((Array.prototype as unknown as Record<string, unknown>)['id']).toBeUndefined();
+    },
+  );
+
+  it('throws a ModelError for a chunk that is not an object or a tool call that is not one', () => {
+    expect(() => fromChatChunk(null as unknown as ChatCompletionChunk)).toThrow(/not an object/);
+    expect(() => fromChatChunk(chunk({ tool_calls: [null] }))).toThrow(ModelError);
+  });
+
+  it('ignores tool-call names and arguments that are not strings', () => {
+    const odd = chunk({
+      tool_calls: [{ index: 0, id: 'a', function: { name: { x: 1 }, arguments: 7 } }],
+    });
+    expect(fromChatChunk(odd)).toEqual({ toolCalls: [{ index: 0, id: 'a' }] });
+  });
+
+  it('parses tool calls without an index, each in its own chunk', () => {
+    const response = assemble([
+      chunk({
+        tool_calls: [{ id: 'a', type: 'function', function: { name: 'w', arguments: '{}' } }],
+      }),
+      chunk({
+        tool_calls: [{ id: 'b', type: 'function', function: { name: 't', arguments: '{"x":1}' } }],
+      }),
+    ]);
+    expect(response.toolCalls).toEqual([
+      { id: 'a', name: 'w', arguments: '{}' },
+      { id: 'b', name: 't', arguments: '{"x":1}' },
+    ]);
+  });
+
+  it('keeps parallel calls that share index 0 but differ by id apart', () => {
+    const response = assemble([
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'w', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"c":1}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'b', function: { name: 't', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"c":2}' } }] }),
+    ]);
+    expect(response.toolCalls).toEqual([
+      { id: 'a', name: 'w', arguments: '{"c":1}' },
+      { id: 'b', name: 't', arguments: '{"c":2}' },
+    ]);
+  });
+
+  it('parses a choice without a delta (content filter) and keeps its finish reason', () => {
+    const filtered = raw({
+      choices: [{ index: 0, finish_reason: 'content_filter', content_filter_results: {} }],
+    });
+    expect(fromChatChunk(filtered)).toEqual({ finishReason: 'content_filter' });
+    const midStream = raw({
+      choices: [{ index: 0, finish_reason: null, content_filter_offsets: {} }],
+    });
+    expect(fromChatChunk(midStream)).toBeUndefined();
+  });
+
+  it('reads content sent as typed parts: text parts as text, thinking parts as thinking', () => {
+    expect(
+      fromChatChunk(
+        chunk({
+          content: [
+            { type: 'thinking', thinking: [{ type: 'text', text: 'Weighing it.' }] },
+            { type: 'text', text: 'Answer' },
+          ],
+        }),
+      ),
+    ).toEqual({ text: 'Answer', thinking: 'Weighing it.' });
+    expect(
+      fromChatChunk(chunk({ content: [{ type: 'image_url', image_url: {} }] })),
+    ).toBeUndefined();
+  });
+
+  it("reads Groq's usage from x_groq of the finishing chunk", () => {
+    const groq = raw({
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      x_groq: { id: 'req_1', usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } },
+    });
+    expect(fromChatChunk(groq)).toEqual({
+      finishReason: 'stop',
+      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+    });
+  });
+
+  it('reads usage from any chunk, also one that carries a delta', () => {
+    const withUsage = chunk(
+      { content: 'Hi' },
+      { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    );
+    expect(fromChatChunk(withUsage)).toEqual({
+      text: 'Hi',
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    });
+  });
+});
+
+describe('fromChatCompletion on dialects and non-completions', () => {
+  const completion = (message: object, finish = 'stop') =>
+    ({
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, finish_reason: finish, message }],
+    }) as unknown as ChatCompletion;
+
+  it('reads arguments sent as an object and skips tool calls that are not objects', () => {
+    const odd = completion({
+      role: 'assistant',
+      content: null,
+      tool_calls: [null, { id: 'a', function: { name: 'w', arguments: { city: 'Oslo' } } }],
+    });
+    expect(fromChatCompletion(odd).toolCalls).toEqual([
+      { index: 0, id: 'a', name: 'w', arguments: '{"city":"Oslo"}' },
+    ]);
+  });
+
+  it('reads content sent as typed parts', () => {
+    const typed = completion({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: [{ type: 'text', text: 'Hmm.' }] },
+        { type: 'text', text: 'Four.' },
+      ],
+    });
+    expect(fromChatCompletion(typed)).toEqual({
+      text: 'Four.',
+      thinking: 'Hmm.',
+      finishReason: 'stop',
+    });
+  });
+
+  it('keeps a content_filter finish reason of a choice without a message', () => {
+    const filtered = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'content_filter' }],
+    } as unknown as ChatCompletion;
+    expect(fromChatCompletion(filtered)).toEqual({ finishReason: 'content_filter' });
+  });
+
+  it.each([
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['an empty body', ''],
+    ['a JSON error', { error: { message: 'model overloaded' } }],
+  ])('throws a ModelError for %s', (_, body) => {
+    expect(() => fromChatCompletion(body as unknown as ChatCompletion)).toThrow(ModelError);
+    expect(() => fromChatCompletion(body as unknown as ChatCompletion)).toThrow(
+      /not a chat completion/,
+    );
   });
 });

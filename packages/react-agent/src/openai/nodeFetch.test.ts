@@ -279,16 +279,24 @@ describe('createNodeFetch', () => {
     });
   });
 
-  it('hands redirects to the global fetch, which follows them', async () => {
-    const server = await serve((req, res, body) => {
-      if (req.url === '/old') {
-        res.writeHead(307, { location: '/new' });
-        res.end();
-      } else res.end(`${req.url} got ${body}`);
-    });
-    const response = await createNodeFetch()(`${server.url}/old`, { method: 'POST', body: 'x' });
-    expect(await response.text()).toBe('/new got x');
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'returns a %i redirect as is, without sending the request a second time',
+    async (status) => {
+      let requests = 0;
+      const server = await serve((req, res, body) => {
+        requests += 1;
+        if (req.url === '/old') {
+          res.writeHead(status, { location: '/new' });
+          res.end('moved');
+        } else res.end(`${req.url} got ${body}`);
+      });
+      const response = await createNodeFetch()(`${server.url}/old`, { method: 'POST', body: 'x' });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('location')).toBe('/new');
+      expect(await response.text()).toBe('moved');
+      expect(requests).toBe(1);
+    },
+  );
 
   it('hands a Request object to the global fetch', async () => {
     const server = await serve((req, res) => res.end(req.headers['x-from'] ?? ''));

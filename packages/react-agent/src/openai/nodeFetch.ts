@@ -19,7 +19,6 @@ export interface NodeFetchOptions {
   readonly keepAliveMs?: number;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([204, 205, 304]);
 
 /**
@@ -32,10 +31,11 @@ const NULL_BODY = new Set([204, 205, 304]);
  * (gzip, deflate, br); the signal's reason (an `AbortError`) when `init.signal` aborts,
  * before the headers or while the body streams (the connection is closed at once); a
  * `TypeError('fetch failed')` with the socket error as `cause` when the connection fails.
- * Anything beyond what the SDK sends (a `Request` object, a stream or form body, a URL
- * other than http(s) or with credentials, a non-default redirect mode) and every redirect
- * response are handed to the global `fetch` unchanged, so the result is never less than
- * `fetch` would give.
+ * Redirects are never followed: a 3xx response is returned as it came (as `redirect:
+ * 'manual'` would), so a POST is never sent twice and the SDK reports the status and its
+ * `location`. Anything beyond what the SDK sends (a `Request` object, a stream or form
+ * body, a URL other than http(s) or with credentials, `redirect: 'error'`) is handed to
+ * the global `fetch` unchanged.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const targets = new TargetCache();
@@ -63,7 +63,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     const body = init?.body;
     const handled =
       target !== undefined &&
-      (init?.redirect === undefined || init.redirect === 'follow') &&
+      init?.redirect !== 'error' &&
       (body === undefined ||
         body === null ||
         typeof body === 'string' ||
@@ -84,11 +84,6 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
         },
         (res) => {
           const status = res.statusCode ?? 0;
-          if (REDIRECTS.has(status) && res.headers.location) {
-            res.destroy();
-            resolve(globalThis.fetch(input, init));
-            return;
-          }
           const empty = NULL_BODY.has(status);
           // An unread response keeps its socket busy: drain a body that is never exposed.
           if (empty) res.resume();

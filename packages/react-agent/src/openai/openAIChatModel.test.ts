@@ -92,6 +92,12 @@ describe('OpenAIChatModel construction', () => {
     expect(() => new OpenAIChatModel({ ...base, timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => new OpenAIChatModel({ ...base, maxRetries: 1.5 })).toThrow(/maxRetries/);
   });
+
+  it('rejects a non-positive requestTimeoutMs and a negative maxRetryAfterMs', () => {
+    const base = { model: 'm', baseURL: 'http://127.0.0.1:1/v1' };
+    expect(() => new OpenAIChatModel({ ...base, requestTimeoutMs: 0 })).toThrow(/requestTimeoutMs/);
+    expect(() => new OpenAIChatModel({ ...base, maxRetryAfterMs: -1 })).toThrow(/maxRetryAfterMs/);
+  });
 });
 
 describe('OpenAIChatModel.stream', () => {

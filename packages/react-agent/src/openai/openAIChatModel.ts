@@ -9,6 +9,8 @@ import { Observable, type Subscriber } from 'rxjs';
 import { abortError } from './abortError.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
 import { createNodeFetch } from './nodeFetch.js';
+import { notAnEventStream } from './notAnEventStream.js';
+import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
 import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
 import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
 import { isRetryableModelError, retryAfterOf, toModelError } from './toModelError.js';
@@ -34,6 +36,14 @@ export interface OpenAIChatModelOptions {
    * without streaming, for the whole response (default 60 000).
    */
   timeoutMs?: number;
+  /**
+   * Milliseconds one attempt may take from sending the request to the last chunk, however
+   * steadily chunks arrive (default: unbounded). `timeoutMs` alone never stops a server that
+   * trickles a chunk every few seconds forever.
+   */
+  requestTimeoutMs?: number;
+  /** The longest wait a server's `retry-after` header may impose before a retry (default 30 000). */
+  maxRetryAfterMs?: number;
   /** First backoff between retries, doubled per retry, with jitter (default 500). */
   retryBaseDelayMs?: number;
   /** A preconfigured client (create it with `maxRetries: 0`: this model retries itself). */
@@ -66,6 +76,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly #settings: ChatRequestSettings;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
+  readonly #requestTimeoutMs: number | undefined;
 
   /** @throws InvalidArgumentError when no model name (or no API key for OpenAI) is found. */
   constructor(options: OpenAIChatModelOptions = {}) {
@@ -77,9 +88,16 @@ export class OpenAIChatModel implements ChatModel {
     }
     this.modelName = model;
     this.#timeoutMs = positive('timeoutMs', options.timeoutMs ?? 60_000);
+    this.#requestTimeoutMs =
+      options.requestTimeoutMs === undefined
+        ? undefined
+        : positive('requestTimeoutMs', options.requestTimeoutMs);
     this.#retry = {
       maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 2),
       baseDelayMs: nonNegative('retryBaseDelayMs', options.retryBaseDelayMs ?? 500),
+      ...(options.maxRetryAfterMs !== undefined && {
+        maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs),
+      }),
     };
     this.#client = options.client ?? this.#createClient(options);
     this.#settings = {
@@ -96,7 +114,9 @@ export class OpenAIChatModel implements ChatModel {
    * Sends one Chat Completions request per subscription (cold) and emits its chunks in order
    * (one chunk holding everything when not streaming), then completes. Errors with a
    * `ModelError` (status, server message, `retryable`; `cause` is the SDK error) once
-   * retries are spent, or with an `AbortError` when `request.signal` aborts. Unsubscribing,
+   * retries are spent, also when a stream ends without a `finish_reason` (a cut stream),
+   * when a 200 answer is not an event stream (a JSON error, an HTML page) or not a chat
+   * completion, when a chunk is malformed, or after `timeoutMs` / `requestTimeoutMs`; or with an `AbortError` when `request.signal` aborts. Unsubscribing,
    * or aborting `request.signal`, closes the HTTP request at once.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
@@ -123,8 +143,15 @@ export class OpenAIChatModel implements ChatModel {
       const controller = new AbortController();
       const onOuterAbort = () => controller.abort(outer?.reason);
       outer?.addEventListener('abort', onOuterAbort, { once: true });
-      let timedOut = false;
+      let timedOut: 'gap' | 'request' | undefined;
       let settled = false;
+      const deadline =
+        this.#requestTimeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              timedOut = 'request';
+              controller.abort();
+            }, this.#requestTimeoutMs);
       // Until the response headers, the SDK's own timeout (set per request) bounds the wait;
       // from then on this watchdog bounds the body: the gap between two chunks, or the whole
       // JSON reply without streaming. A chunk only records the time (a timer per chunk costs
@@ -140,7 +167,7 @@ export class OpenAIChatModel implements ChatModel {
           watchdog = setTimeout(check, this.#timeoutMs - idle);
           return;
         }
-        timedOut = true;
+        timedOut ??= 'gap';
         controller.abort();
       };
       const armWatchdog = () => {
@@ -164,6 +191,7 @@ export class OpenAIChatModel implements ChatModel {
       );
       return () => {
         clearTimeout(watchdog);
+        clearTimeout(deadline);
         outer?.removeEventListener('abort', onOuterAbort);
         // Aborting a finished request would only cost a DOMException per request (and the SDK
         // and fetch would each react to it): abort only a request still in flight.
@@ -181,22 +209,49 @@ export class OpenAIChatModel implements ChatModel {
   ) {
     const options = { signal, timeout: this.#timeoutMs };
     if (params.stream === true) {
-      const stream = await this.#client.chat.completions.create(params, options);
+      const { data: stream, response } = await this.#client.chat.completions
+        .create(params, options)
+        .withResponse();
       onHeaders();
+      const type = response.headers.get('content-type') ?? '';
+      // Servers that answer a stream request with a JSON error or an HTML page still say 200.
+      if (/json|html/i.test(type)) {
+        const { model, baseURL } = this.#errorContext();
+        throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
+      }
+      let finished = false;
       for await (const chunk of stream) {
         onChunk();
         const mapped = fromChatChunk(chunk);
-        if (mapped) subscriber.next(mapped);
+        if (!mapped) continue;
+        if (mapped.finishReason) finished = true;
+        subscriber.next(mapped);
       }
+      if (!finished && !signal.aborted) throw this.#cutStream();
     } else {
       const completion = await this.#client.chat.completions.create(params, options);
       subscriber.next(fromChatCompletion(completion));
     }
   }
 
-  #abortOutcome(timedOut: boolean, outer: AbortSignal | undefined): Error {
+  /** A stream that ended without a finish reason: cut, or a server that sent nothing. */
+  #cutStream(): ModelError {
+    const { model, baseURL } = this.#errorContext();
+    return new ModelError(
+      `The stream from model "${model}" at ${baseURL} ended before the reply was complete (no finish_reason): the connection was cut or the server failed; try again.`,
+      { retryable: true },
+    );
+  }
+
+  #abortOutcome(timedOut: 'gap' | 'request' | undefined, outer: AbortSignal | undefined): Error {
     if (!timedOut) return abortError(outer?.reason);
     const { model, baseURL, timeoutMs } = this.#errorContext();
+    if (timedOut === 'request') {
+      return new ModelError(
+        `Model "${model}" at ${baseURL} did not finish within requestTimeoutMs (${this.#requestTimeoutMs} ms): raise requestTimeoutMs or ask for a shorter reply.`,
+        { retryable: true },
+      );
+    }
     return new ModelError(
       `Model "${model}" at ${baseURL} sent nothing for ${timeoutMs} ms: raise timeoutMs or check that the server is not overloaded.`,
       { retryable: true },
@@ -242,21 +297,4 @@ let defaultFetch: typeof fetch | undefined;
 function sharedNodeFetch(): typeof fetch {
   defaultFetch ??= createNodeFetch();
   return defaultFetch;
-}
-
-function positive(name: string, value: number): number {
-  if (Number.isFinite(value) && value > 0) return value;
-  throw new InvalidArgumentError(
-    `OpenAIChatModel: ${name} must be a positive number, got ${value}.`,
-  );
-}
-
-function nonNegative(name: string, value: number): number {
-  if (Number.isFinite(value) && value >= 0) return value;
-  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be a number >= 0, got ${value}.`);
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (Number.isInteger(value) && value >= 0) return value;
-  throw new InvalidArgumentError(`OpenAIChatModel: ${name} must be an integer >= 0, got ${value}.`);
 }

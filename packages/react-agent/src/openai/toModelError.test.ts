@@ -65,6 +65,64 @@ describe('toModelError', () => {
     expect(error.message).toContain('terminated');
   });
 
+  it.each([
+    ['fetch failed', new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') })],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['socket hang up', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
+    [
+      'a premature close',
+      Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+    ],
+    ['an aborted response', Object.assign(new Error('aborted'), { code: 'ECONNRESET' })],
+    ['body terminated', new TypeError('terminated', { cause: new Error('other side closed') })],
+  ])(
+    'maps a network failure (%s) to a retryable error saying the connection failed',
+    (_, cause) => {
+      const error = modelError(cause);
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/connection/);
+    },
+  );
+
+  it('keeps a programming TypeError non-retryable, with its real message', () => {
+    const error = modelError(
+      new TypeError("Cannot read properties of undefined (reading 'content')"),
+    );
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain("Cannot read properties of undefined (reading 'content')");
+    expect(error.message).not.toMatch(/connection was cut/);
+  });
+
+  it('reports a chunk that is not JSON as malformed data, not retryable', () => {
+    const error = modelError(new SyntaxError('Unexpected token < in JSON at position 0'));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/not valid JSON/);
+  });
+
+  it('quotes at most 500 characters of an error page and keeps the status and request id', () => {
+    const page = `<html><body>${'Bad gateway. '.repeat(16_000)}</body></html>`;
+    const apiError = APIError.generate(
+      502,
+      undefined,
+      page,
+      new Headers({ 'x-request-id': 'req_123' }),
+    );
+    const error = modelError(apiError);
+    expect(error.message.length).toBeLessThan(900);
+    expect(error.message).toContain('HTTP 502');
+    expect(error.message).toContain('req_123');
+    expect(error.status).toBe(502);
+  });
+
+  it('says where a redirect points', () => {
+    const error = modelError(
+      APIError.generate(307, undefined, '', new Headers({ location: 'https://elsewhere.test/v1' })),
+    );
+    expect(error.message).toContain('HTTP 307');
+    expect(error.message).toContain('https://elsewhere.test/v1');
+    expect(error.retryable).toBe(false);
+  });
+
   it('maps an error event inside the stream to a non-retryable error', () => {
     const error = modelError(
       new APIError(undefined, { message: 'context too long' }, undefined, undefined),

@@ -1,6 +1,8 @@
 import { isAbortError, ModelError } from '@rxagent/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { abortError } from './abortError.js';
+import { isNetworkFailure } from './isNetworkFailure.js';
+import { quoteBody } from './quoteBody.js';
 import { parseRetryAfterMs } from './retry.js';
 
 /** What an error message names: the model, the server and the timeout in force. */
@@ -15,7 +17,9 @@ export interface ModelErrorContext {
  * server's message and says what to do; `cause` keeps the original. Aborts become an
  * `AbortError` instead (they are cancellations, not model failures); a `ModelError` passes
  * through. Retryable: 429, 5xx (unless the server sent `x-should-retry: false`), timeouts,
- * connection failures and cut streams.
+ * connection failures and cut streams (see `isNetworkFailure`). Anything else, such as a
+ * chunk that is not JSON or a programming error, is not retryable and keeps its message.
+ * A server's body is quoted up to 500 characters; the status and request id are kept.
  */
 export function toModelError(error: unknown, context: ModelErrorContext): Error {
   if (error instanceof ModelError) return error;
@@ -39,14 +43,24 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     );
   }
   if (error instanceof APIError) return fromApiError(error, where);
-  const message = error instanceof Error ? error.message : String(error);
-  // undici reports a dropped connection ("terminated", "other side closed") as a TypeError.
-  const retryable = error instanceof TypeError;
-  return new ModelError(
-    `Request to ${where} failed: ${message}${retryable ? ' (the connection was cut)' : ''}.`,
-    { retryable },
-    { cause: error },
-  );
+  const message = quoteBody(error instanceof Error ? error.message : String(error));
+  if (isNetworkFailure(error)) {
+    const reason =
+      error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    return new ModelError(
+      `Request to ${where} failed: ${message}${reason ? ` (${quoteBody(reason)})` : ''}: the connection failed or was cut.`,
+      { retryable: true },
+      { cause: error },
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return new ModelError(
+      `${where} sent data that is not valid JSON (${message}): the server is not speaking the Chat Completions protocol.`,
+      {},
+      { cause: error },
+    );
+  }
+  return new ModelError(`Request to ${where} failed: ${message}.`, {}, { cause: error });
 }
 
 /** The wait a rate-limited or overloaded server asked for, read from the SDK error's headers. */
@@ -63,10 +77,11 @@ export function isRetryableModelError(error: unknown): boolean {
 function fromApiError(error: APIError, where: string): ModelError {
   const status = error.status;
   const body = error.error as { message?: unknown } | undefined;
-  const serverMessage = typeof body?.message === 'string' ? body.message : error.message;
+  const serverMessage = quoteBody(typeof body?.message === 'string' ? body.message : error.message);
+  const requestId = error.requestID ? ` (request id ${error.requestID})` : '';
   if (status === undefined) {
     return new ModelError(
-      `${where} reported an error mid-stream: ${serverMessage}`,
+      `${where} reported an error mid-stream: ${serverMessage}${requestId}`,
       {},
       { cause: error },
     );
@@ -75,13 +90,17 @@ function fromApiError(error: APIError, where: string): ModelError {
   const veto = error.headers?.get('x-should-retry') === 'false';
   const retryable = !veto && (status === 429 || status >= 500);
   return new ModelError(
-    `Request to ${where} failed with HTTP ${status}: ${serverMessage}. ${adviceFor(status)}`,
+    `Request to ${where} failed with HTTP ${status}: ${serverMessage}${requestId}. ${adviceFor(status, error.headers)}`,
     { status, retryable },
     { cause: error },
   );
 }
 
-function adviceFor(status: number): string {
+function adviceFor(status: number, headers: Headers | undefined): string {
+  if (status >= 300 && status < 400) {
+    const location = headers?.get('location');
+    return `The server redirects${location ? ` to ${quoteBody(location, 200)}` : ''}: set baseURL to the final address (a request is never sent twice).`;
+  }
   if (status === 401) return 'Check the API key (apiKey or OPENAI_API_KEY).';
   if (status === 403) return 'The API key may not use this model or endpoint.';
   if (status === 404) return 'Check the model name (model or OPENAI_MODEL) and baseURL.';

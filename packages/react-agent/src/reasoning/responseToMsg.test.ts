@@ -49,4 +49,22 @@ describe('responseToMsg', () => {
       { type: 'text', text: '' },
     ]);
   });
+
+  it('records a finish reason other than stop or tool_calls in metadata.finishReason', () => {
+    const filtered = responseToMsg(
+      { text: '', thinking: '', toolCalls: [], finishReason: 'content_filter' },
+      'assistant',
+    );
+    expect(filtered.metadata['finishReason']).toBe('content_filter');
+    const cut = responseToMsg(
+      { text: 'Half', thinking: '', toolCalls: [], finishReason: 'length' },
+      'a',
+    );
+    expect(cut.metadata['finishReason']).toBe('length');
+    const normal = responseToMsg(
+      { text: 'Hi', thinking: '', toolCalls: [], finishReason: 'stop' },
+      'a',
+    );
+    expect(normal.metadata).toEqual({});
+  });
 });

@@ -18,6 +18,8 @@ import {
  * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
  *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
  *   maps each new id to the server's.
+ * - a finish reason other than `stop` or `tool_calls` (`length`, `content_filter`) is kept in
+ *   `metadata.finishReason`, so a caller can tell a filtered or cut answer from a whole one.
  */
 export function responseToMsg(response: ChatResponse, name: string, id?: string): Msg {
   const content: ContentBlock[] = [];
@@ -37,6 +39,10 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
   const metadata: JsonObject = {};
   if (Object.keys(invalid).length > 0) metadata['invalidToolArguments'] = invalid;
   if (Object.keys(renamed).length > 0) metadata['renamedToolCallIds'] = renamed;
+  const reason = response.finishReason;
+  if (reason !== undefined && reason !== 'stop' && reason !== 'tool_calls') {
+    metadata['finishReason'] = reason;
+  }
   return createMsg({ name, role: 'assistant', content, metadata, ...(id !== undefined && { id }) });
 }
 

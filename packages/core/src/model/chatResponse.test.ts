@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ModelError } from '../errors.js';
+import { ChatResponseAccumulator, MAX_TOOL_CALL_INDEX } from './chatResponse.js';
+
+describe('ChatResponseAccumulator', () => {
+  it('assembles tool-call deltas that share an index into one call', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ toolCalls: [{ index: 0, id: 'call_a', name: 'weather' }] });
+    accumulator.add({ toolCalls: [{ index: 0, arguments: '{"city":' }] });
+    accumulator.add({ toolCalls: [{ index: 0, arguments: '"Paris"}' }] });
+    expect(accumulator.response().toolCalls).toEqual([
+      { id: 'call_a', name: 'weather', arguments: '{"city":"Paris"}' },
+    ]);
+  });
+
+  it('starts a new call when a new id arrives at an index already in use', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ toolCalls: [{ index: 0, id: 'a', name: 'weather', arguments: '{"c":1}' }] });
+    accumulator.add({ toolCalls: [{ index: 0, id: 'b', name: 'time' }] });
+    accumulator.add({ toolCalls: [{ index: 0, arguments: '{"c":2}' }] });
+    expect(accumulator.response().toolCalls).toEqual([
+      { id: 'a', name: 'weather', arguments: '{"c":1}' },
+      { id: 'b', name: 'time', arguments: '{"c":2}' },
+    ]);
+  });
+
+  it('keeps one call when a server repeats the same id in every delta', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ toolCalls: [{ index: 0, id: 'a', name: 'f', arguments: '{' }] });
+    accumulator.add({ toolCalls: [{ index: 0, id: 'a', name: 'f', arguments: '}' }] });
+    expect(accumulator.response().toolCalls).toEqual([{ id: 'a', name: 'f', arguments: '{}' }]);
+  });
+
+  it.each([
+    ['"__proto__"', '__proto__'],
+    ['"constructor"', 'constructor'],
+    ['a negative number', -1],
+    ['a fraction', 0.5],
+    ['a huge index', 200_000_000],
+    ['the bound itself', MAX_TOOL_CALL_INDEX + 1],
+  ])('never throws on %s as an index, and response() errors with a ModelError', (_, index) => {
+    const accumulator = new ChatResponseAccumulator();
+    const started = performance.now();
+    expect(() =>
+      accumulator.add({ toolCalls: [{ index: index as number, id: 'x', name: 'evil' }] }),
+    ).not.toThrow();
+    expect(() => accumulator.response()).toThrow(ModelError);
+    expect(() => accumulator.response()).toThrow(/tool-call index/);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect((Array.prototype as unknown as Record<string, unknown>)['id']).toBeUndefined();
+    expect((Array.prototype as unknown as Record<string, unknown>)['name']).toBeUndefined();
+  });
+
+  it('accepts the largest allowed index', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ toolCalls: [{ index: MAX_TOOL_CALL_INDEX, id: 'x', name: 'f' }] });
+    expect(accumulator.response().toolCalls).toEqual([{ id: 'x', name: 'f', arguments: '' }]);
+  });
+});

@@ -14,6 +14,8 @@ export type AgentErrorCode =
   | 'STRUCTURED_OUTPUT_UNSUPPORTED'
   | 'STATE_INVALID'
   | 'SESSION_CORRUPT'
+  | 'SESSION_CONFLICT'
+  | 'STORE_UNAVAILABLE'
   | 'INVALID_ARGUMENT'
   | 'PIPELINE_FAILED';
 
@@ -146,6 +148,41 @@ export class SessionCorruptError extends AgentError {
   constructor(
     message: string,
     readonly path: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * A versioned save found another version than the one it expected: someone saved the key in
+ * between (another process or server). Load the key again, merge, and save with the new version.
+ */
+export class SessionConflictError extends AgentError {
+  override readonly name = 'SessionConflictError';
+  readonly code = 'SESSION_CONFLICT';
+  constructor(
+    readonly key: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(
+      `Session key ${JSON.stringify(key)} is at version ${actualVersion}, not the expected ${expectedVersion}: someone saved it in between. Load it again, apply your change and save with the new version.`,
+    );
+  }
+}
+
+/**
+ * A remote store (such as Redis) did not answer within its bounded wait or is not reachable;
+ * `store` names it. A write that timed out may or may not have been applied (a versioned save
+ * tells you which on retry); retry once the store is back.
+ */
+export class StoreUnavailableError extends AgentError {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(
+    message: string,
+    readonly store: string,
     options?: ErrorOptions,
   ) {
     super(message, options);

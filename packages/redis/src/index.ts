@@ -4,6 +4,16 @@ export {
   type RedisConnectionOptions,
 } from './connection/redisConnection.js';
 export {
+  type RedisHubEvent,
+  RedisMsgHub,
+  type RedisMsgHubOptions,
+} from './hub/redisMsgHub.js';
+export {
+  type Detach,
+  RedisInterrupts,
+  type RedisInterruptsOptions,
+} from './interrupt/redisInterrupts.js';
+export {
   RedisSession,
   type RedisSessionOptions,
   type SaveOptions,

@@ -91,6 +91,27 @@ export class RedisConnection {
     }
   }
 
+  /**
+   * Runs `task` on the connected client within the bounded wait (for calls that are not plain
+   * commands, such as SUBSCRIBE); rejects with `StoreUnavailableError` when it takes longer.
+   */
+  async bounded<T>(what: string, task: (client: RedisClient) => Promise<T>): Promise<T> {
+    await this.#connect(what);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.unavailable(what, undefined)), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([task(this.#client), timedOut]);
+    } catch (error) {
+      throw error instanceof StoreUnavailableError || isServerError(error)
+        ? error
+        : this.unavailable(what, error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** A `StoreUnavailableError` for `what`, with `cause` the client's own error. */
   unavailable(what: string, cause: unknown): StoreUnavailableError {
     const reason = describe(cause ?? this.#lastError);

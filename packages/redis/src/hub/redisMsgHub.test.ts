@@ -177,7 +177,7 @@ describeRedis('RedisMsgHub', () => {
     expect(bob.observed).toEqual([]);
   });
 
-  it('rejects bad options and agents with the same name', () => {
+  it('rejects bad options and agents with the same name', async () => {
     expect(() => new RedisMsgHub({ topic: '', participants: [] })).toThrow(InvalidArgumentError);
     expect(() => new RedisMsgHub({ topic: 't', participants: [echo('x'), echo('x')] })).toThrow(
       /two participants are named "x"/,
@@ -185,6 +185,6 @@ describeRedis('RedisMsgHub', () => {
     expect(() => new RedisMsgHub({ topic: 't', participants: [] })).toThrow(/consumer/);
     const h = new RedisMsgHub({ topic: 't', participants: [echo('x')] });
     expect(() => h.add(echo('x'))).toThrow(InvalidArgumentError);
-    expect(() => lastValueFrom(h.broadcast({} as never))).rejects.toThrow(InvalidArgumentError);
+    await expect(lastValueFrom(h.broadcast({} as never))).rejects.toThrow(InvalidArgumentError);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Transpiles @rxagent/core and @rxagent/react-agent from `src/` to plain JavaScript under
+ * Transpiles @rxagent/core, @rxagent/react-agent and @rxagent/redis from `src/` to plain JavaScript under
  * `bench/results/.build/node_modules/@rxagent/*`, the way `tsc` builds them for users
  * (no type check: the workspace's `tsc` does that). The bench then runs the code users run:
  * tsx, which runs the sources, compiles with esbuild's `keepNames`, and that wraps every
@@ -10,6 +10,7 @@
  * the sources elsewhere, for before/after comparisons (tools/abCompare.ts).
  */
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -33,6 +34,11 @@ const PACKAGES = [
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
   { dir: 'packages/react-agent', name: '@rxagent/react-agent', exports: { '.': './index.js' } },
+  {
+    dir: 'packages/redis',
+    name: '@rxagent/redis',
+    exports: { '.': './index.js', './testing': './testing/index.js' },
+  },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {
@@ -58,7 +64,7 @@ export interface BuildOptions {
   readonly outDir?: string;
 }
 
-/** Builds both packages and links their dependencies; returns how many files were written. */
+/** Builds the packages and links their dependencies; returns how many files were written. */
 export function buildPackages(options: BuildOptions = {}): number {
   const sourceRoot = options.sourceRoot ?? repo;
   const outDir = options.outDir ?? BUILD_DIR;
@@ -68,6 +74,8 @@ export function buildPackages(options: BuildOptions = {}): number {
   const linked = new Set<string>();
   for (const pkg of PACKAGES) {
     const src = join(sourceRoot, pkg.dir, 'src');
+    // A snapshot from before a package existed (tools/abCompare.ts) simply lacks it.
+    if (!existsSync(src)) continue;
     const out = join(modules, pkg.name);
     for (const file of sourceFiles(src)) {
       const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {

@@ -234,7 +234,7 @@ async function opsPerSecond(count: number, op: () => Promise<unknown>): Promise<
   return count / ((performance.now() - started) / 1000);
 }
 
-/** The state dict of an agent whose memory holds 50 messages of a conversation (about 20 kB). */
+/** The state dict of an agent whose memory holds 50 messages of a conversation (22 kB of JSON). */
 function fiftyMessageState(): JsonObject {
   const memory = new InMemoryMemory();
   for (let i = 0; i < 25; i++) {

@@ -123,26 +123,37 @@ export class RedisConnection {
   }
 
   /** Closes the client when this connection owns it (quits politely when connected); idempotent. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    return this.#shutdown(true);
+  }
+
+  /** Drops the connection at once (pending commands reject); for stopping a blocking read. */
+  destroy(): Promise<void> {
+    return this.#shutdown(false);
+  }
+
+  async #shutdown(polite: boolean): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#client.off('error', this.#onError);
     if (!this.#owned) return;
     // A late 'error' from a socket being torn down must not become an unhandled event.
     this.#client.on('error', ignore);
-    if (this.#client.isReady) {
-      await this.#client.close().catch(() => this.#client.destroy());
-    } else if (this.#client.isOpen) {
-      this.#client.destroy();
+    // node-redis leaves the socket it is opening behind when destroyed mid-connect: let a
+    // connect on its way land first (bounded: a down server keeps it in its retry wait,
+    // where destroying is safe).
+    if (this.#client.isOpen && !this.#client.isReady && this.#connecting !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.timeoutMs);
+      });
+      await Promise.race([this.#connecting.catch(ignore), bound]);
+      clearTimeout(timer);
     }
-  }
-
-  /** Drops the connection at once (pending commands reject); for stopping a blocking read. */
-  destroy(): void {
-    this.#closed = true;
-    this.#client.off('error', this.#onError);
-    this.#client.on('error', ignore);
-    if (this.#owned && this.#client.isOpen) this.#client.destroy();
+    if (!this.#client.isOpen) return;
+    if (polite && this.#client.isReady)
+      await this.#client.close().catch(() => this.#client.destroy());
+    else this.#client.destroy();
   }
 
   async #connect(what: string): Promise<void> {

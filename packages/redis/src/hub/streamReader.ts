@@ -51,8 +51,7 @@ export class StreamReader {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#wake?.();
-    this.connection.destroy();
-    return this.#done;
+    return Promise.all([this.connection.destroy(), this.#done]).then(() => undefined);
   }
 
   async #loop(): Promise<void> {

@@ -46,6 +46,20 @@ describeRedis('RedisConnection (through the public classes)', () => {
     expect(await settlesTo(before)).toBeLessThanOrEqual(before);
   });
 
+  it('leaves no socket behind when a hub is closed while its reader is still connecting', async () => {
+    const before = handles().length;
+    for (let i = 0; i < 5; i++) {
+      const hub = new RedisMsgHub({
+        url: server.url,
+        topic: 'quick',
+        participants: [new EchoAgent({ name: 'q' })],
+      });
+      await lastValueFrom(hub.enter());
+      await hub.close();
+    }
+    expect(await settlesTo(before)).toBeLessThanOrEqual(before);
+  });
+
   it("borrows a caller's client: connects it when needed, closes only its own duplicates", async () => {
     const client = createClient({ url: server.url });
     const errorListeners = client.listenerCount('error');

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StoreUnavailableError, userMsg } from '@rxagent/core';
 import { EchoAgent } from '@rxagent/core/testing';
-import { RedisMsgHub, RedisSession } from '@rxagent/redis';
+import { RedisInterrupts, RedisMsgHub, RedisSession } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runTs } from './childProcess.js';
 import { describeRedis } from './describeRedis.js';
 import { nextDeliveries, nextError, texts } from './hubEvents.js';
+import { LongJobAgent } from './longJobAgent.js';
 
 const participantProcess = fileURLToPath(
   new URL('./fixtures/participantProcess.ts', import.meta.url),
@@ -84,6 +85,33 @@ describeRedis('@rxagent/redis under faults', () => {
       expect(texts(bob.observed)).toEqual(expected.filter((text) => text.startsWith('alice')));
     } finally {
       await Promise.all([one.close(), two.close(), session.close()]);
+    }
+  });
+
+  it('keeps interrupts working after Redis restarts (subscriptions are renewed)', async () => {
+    const worker = new LongJobAgent({ name: 'worker' });
+    const here = new RedisInterrupts({ url: server.url, commandTimeoutMs: 500 });
+    const there = new RedisInterrupts({ url: server.url, commandTimeoutMs: 500 });
+    try {
+      await here.attach(worker, 'job');
+      const clients = await Promise.all([here.client(), there.client()]);
+      await server.kill();
+      await expect(there.interrupt('job')).rejects.toBeInstanceOf(StoreUnavailableError);
+      await server.restart();
+      await Promise.all(
+        clients.map((client) => (client.isReady ? undefined : once(client, 'ready'))),
+      );
+      const reply = lastValueFrom(worker.call(userMsg('long job')));
+      // The subscriber connection reconnects on its own schedule: interrupt until it hears.
+      let receivers = 0;
+      for (let attempt = 0; attempt < 100 && receivers === 0; attempt++) {
+        receivers = await there.interrupt('job', userMsg('stop'));
+        if (receivers === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(receivers).toBe(1);
+      expect((await reply).metadata['interrupted']).toBe(true);
+    } finally {
+      await Promise.all([here.close(), there.close()]);
     }
   });
 

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, userMsg } from '@rxagent/core';
 import { EchoAgent } from '@rxagent/core/testing';
 import { createClient } from 'redis';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, type Observable, throwError } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describeRedis } from '../../test/describeRedis.js';
 import { deliveredText, nextDeliveries, nextError, texts } from '../../test/hubEvents.js';
@@ -160,6 +160,24 @@ describeRedis('RedisMsgHub', () => {
     expect(String(await error)).toMatch(/was skipped: it has format null/);
     await heard;
     expect(texts(bob.observed)).toEqual(['after']);
+  });
+
+  it("reports a participant's failing observe and still delivers to the others, once", async () => {
+    const boom = new Error('observe failed');
+    const grumpy = new (class extends EchoAgent {
+      protected override doObserve(): Observable<void> {
+        return throwError(() => boom);
+      }
+    })({ name: 'grumpy' });
+    const bob = echo('bob');
+    const two = hub({ participants: [grumpy, bob] });
+    await lastValueFrom(two.enter());
+    const error = nextError(two);
+    const heard = nextDeliveries(two, 2);
+    await lastValueFrom(two.broadcast([userMsg('one'), userMsg('two')]));
+    expect(await error).toBe(boom);
+    expect((await heard).map((event) => event.to)).toEqual([['bob'], ['bob']]);
+    expect(texts(bob.observed)).toEqual(['one', 'two']);
   });
 
   it('stops appending and delivering for a deleted participant', async () => {

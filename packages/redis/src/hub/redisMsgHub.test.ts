@@ -91,6 +91,19 @@ describeRedis('RedisMsgHub', () => {
     expect(texts(alice.observed)).toEqual(['welcome', 'news']);
   });
 
+  it('starts one reader when entered twice at once, so each entry is delivered once', async () => {
+    const [alice, bob] = [echo('alice'), echo('bob')];
+    const one = hub({ participants: [alice] });
+    const two = hub({ participants: [bob] });
+    await lastValueFrom(one.enter());
+    await Promise.all([lastValueFrom(two.enter()), lastValueFrom(two.enter())]);
+    const heard = nextDeliveries(two, 2);
+    await lastValueFrom(alice.call(userMsg('1')));
+    await lastValueFrom(one.broadcast(userMsg('end')));
+    await heard;
+    expect(texts(bob.observed)).toEqual(['alice:1', 'end']);
+  });
+
   it('resumes after the last delivered entry when entered again, with no duplicate and no gap', async () => {
     const [alice, bob] = [echo('alice'), echo('bob')];
     const one = hub({ participants: [alice] });
@@ -201,6 +214,12 @@ describeRedis('RedisMsgHub', () => {
       /two participants are named "x"/,
     );
     expect(() => new RedisMsgHub({ topic: 't', participants: [] })).toThrow(/consumer/);
+    expect(
+      () => new RedisMsgHub({ topic: 't', participants: [echo('y')], startAt: 'now' as never }),
+    ).toThrow(/startAt must be/);
+    expect(() => new RedisMsgHub({ topic: 't', participants: [echo('y')], blockMs: 0 })).toThrow(
+      /blockMs/,
+    );
     const h = new RedisMsgHub({ topic: 't', participants: [echo('x')] });
     expect(() => h.add(echo('x'))).toThrow(InvalidArgumentError);
     await expect(lastValueFrom(h.broadcast({} as never))).rejects.toThrow(InvalidArgumentError);

@@ -106,6 +106,7 @@ export class RedisMsgHub {
   #reader: StreamReader | undefined;
   #lastId: string | undefined;
   #stopping: Promise<string> | undefined;
+  #starting: Promise<void> | undefined;
   #entered = false;
 
   constructor(options: RedisMsgHubOptions) {
@@ -140,7 +141,13 @@ export class RedisMsgHub {
     }
     this.consumer = consumer;
     this.#announcement = options.announcement;
-    this.#startAt = options.startAt ?? 'beginning';
+    const startAt = options.startAt ?? 'beginning';
+    if (startAt !== 'beginning' && startAt !== 'end') {
+      throw new InvalidArgumentError(
+        `new RedisMsgHub(options): startAt must be 'beginning' or 'end' (got ${JSON.stringify(startAt)}).`,
+      );
+    }
+    this.#startAt = startAt;
     this.#blockMs = blockMs;
     this.#positions = `${this.topic}:consumers`;
     this.#redis = new RedisConnection(options, `RedisMsgHub "${this.topic}"`);
@@ -163,10 +170,11 @@ export class RedisMsgHub {
    * delivering entries from other agents, appends the announcement, emits one `undefined`
    * and completes. Errors with `StoreUnavailableError` when Redis cannot be reached (then
    * nothing changed). Entering an entered hub only appends the announcement again.
+   * Unsubscribing does not undo an enter already under way: call `exit()` to leave.
    */
   enter(): Observable<void> {
     return defer(async () => {
-      if (!this.#entered) await this.#start();
+      if (!this.#entered) await this.#startOnce();
       if (this.#announcement !== undefined) await lastValueFrom(this.broadcast(this.#announcement));
     }).pipe(ignoreElements(), endWith(undefined));
   }
@@ -196,6 +204,7 @@ export class RedisMsgHub {
    * Appends `msg` (or each of several, in order) to the topic: every participant of every
    * process observes it. Cold; emits one `undefined` once Redis has stored it, then
    * completes; errors with `InvalidArgumentError` for a non-Msg or `StoreUnavailableError`.
+   * Unsubscribing stops appending the messages not yet sent; one already sent stays.
    */
   broadcast(msg: Msg | readonly Msg[]): Observable<void> {
     return defer(() => from(toMsgs(msg, `RedisMsgHub "${this.topic}".broadcast()`))).pipe(
@@ -220,6 +229,17 @@ export class RedisMsgHub {
   /** The client this hub sends commands with, connected. */
   client(): Promise<RedisClient> {
     return this.#redis.ready('connecting');
+  }
+
+  // Two enter() subscriptions at once must not start two readers.
+  #startOnce(): Promise<void> {
+    if (this.#starting === undefined) {
+      const starting = this.#start().finally(() => {
+        if (this.#starting === starting) this.#starting = undefined;
+      });
+      this.#starting = starting;
+    }
+    return this.#starting;
   }
 
   async #start(): Promise<void> {

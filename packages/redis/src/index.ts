@@ -3,11 +3,8 @@ export {
   type RedisClient,
   type RedisConnectionOptions,
 } from './connection/redisConnection.js';
-export {
-  type RedisHubEvent,
-  RedisMsgHub,
-  type RedisMsgHubOptions,
-} from './hub/redisMsgHub.js';
+export { RedisMsgHub } from './hub/redisMsgHub.js';
+export type { RedisHubEvent, RedisMsgHubOptions } from './hub/redisMsgHubOptions.js';
 export {
   type Detach,
   RedisInterrupts,

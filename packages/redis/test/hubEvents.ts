@@ -1,7 +1,8 @@
 import type { Msg } from '@rxagent/core';
 import { textOf } from '@rxagent/core';
 import { filter, firstValueFrom, map, take, toArray } from 'rxjs';
-import type { RedisHubEvent, RedisMsgHub } from '../src/hub/redisMsgHub.js';
+import type { RedisMsgHub } from '../src/hub/redisMsgHub.js';
+import type { RedisHubEvent } from '../src/hub/redisMsgHubOptions.js';
 
 type Delivered = Extract<RedisHubEvent, { type: 'delivered' }>;
 

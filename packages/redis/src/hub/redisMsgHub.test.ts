@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describeRedis } from '../../test/describeRedis.js';
 import { deliveredText, nextDeliveries, nextError, texts } from '../../test/hubEvents.js';
 import { type RedisServer, startRedisServer } from '../testing/redisServer.js';
-import { RedisMsgHub, type RedisMsgHubOptions } from './redisMsgHub.js';
+import { RedisMsgHub } from './redisMsgHub.js';
+import type { RedisMsgHubOptions } from './redisMsgHubOptions.js';
 
 describeRedis('RedisMsgHub', () => {
   let server: RedisServer;

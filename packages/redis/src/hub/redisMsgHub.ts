@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AgentBase, InvalidArgumentError, type Msg } from '@rxagent/core';
+import { type AgentBase, InvalidArgumentError, type Msg } from '@rxagent/core';
 import {
   concatMap,
   defer,
@@ -10,53 +10,12 @@ import {
   type Observable,
   Subject,
 } from 'rxjs';
-import {
-  type RedisClient,
-  RedisConnection,
-  type RedisConnectionOptions,
-} from '../connection/redisConnection.js';
+import { type RedisClient, RedisConnection } from '../connection/redisConnection.js';
 import { HubRelay } from './hubRelay.js';
+import { toArray, toMsgs, uniqueAgents } from './participants.js';
+import type { RedisHubEvent, RedisMsgHubOptions } from './redisMsgHubOptions.js';
 import { entryFields, type StreamEntry } from './streamEntry.js';
 import { StreamReader } from './streamReader.js';
-
-/** Options of `new RedisMsgHub()`. */
-export interface RedisMsgHubOptions extends RedisConnectionOptions {
-  /** The Redis Stream key of the conversation; every process of the hub uses the same one. */
-  readonly topic: string;
-  /** This process's participants. Names must be unique within the topic, across processes. */
-  readonly participants: readonly AgentBase[];
-  /** Appended to the topic on `enter()` (so every participant in every process observes it). */
-  readonly announcement?: Msg | readonly Msg[];
-  /**
-   * The name under which this process's read position is stored (in the hash
-   * `<topic>:consumers`), so a restarted process resumes where it stopped. Give each process
-   * its own; default: the sorted names of the participants, joined by commas.
-   */
-  readonly consumer?: string;
-  /**
-   * Where a consumer with no stored position starts: `'beginning'` (default: it hears the
-   * whole conversation so far) or `'end'` (only what is appended after `enter()`).
-   */
-  readonly startAt?: 'beginning' | 'end';
-  /** How long one blocking read waits for new entries, in milliseconds (default 1000). */
-  readonly blockMs?: number;
-}
-
-/** Something a `RedisMsgHub` did or met, on its `events` stream. */
-export type RedisHubEvent =
-  | {
-      /** An entry was observed by the local participants (`to`) and the position saved. */
-      readonly type: 'delivered';
-      readonly id: string;
-      readonly from: string;
-      readonly msg: Msg;
-      readonly to: readonly string[];
-    }
-  | {
-      /** Redis was unreachable (retried with backoff), an entry was foreign, or an `observe` failed. */
-      readonly type: 'error';
-      readonly error: unknown;
-    };
 
 /**
  * A MsgHub whose participants live in several processes: each process creates one with its
@@ -332,49 +291,4 @@ export class RedisMsgHub {
     }
     return to;
   }
-}
-
-function toArray(agents: AgentBase | readonly AgentBase[]): readonly AgentBase[] {
-  return agents instanceof AgentBase ? [agents] : agents;
-}
-
-function toMsgs(msg: Msg | readonly Msg[], where: string): Msg[] {
-  const msgs = Array.isArray(msg) ? [...(msg as readonly Msg[])] : [msg as Msg];
-  msgs.forEach((one, index) => {
-    if (
-      typeof one !== 'object' ||
-      one === null ||
-      typeof one.role !== 'string' ||
-      !Array.isArray(one.content)
-    ) {
-      throw new InvalidArgumentError(
-        `${where}: item ${index} is not a Msg; create messages with userMsg() or createMsg().`,
-      );
-    }
-  });
-  return msgs;
-}
-
-function uniqueAgents(agents: unknown, where: string, existing: readonly AgentBase[]): AgentBase[] {
-  if (!Array.isArray(agents))
-    throw new InvalidArgumentError(`${where}: expected an array of agents.`);
-  const names = new Map(existing.map((agent) => [agent.name, agent]));
-  const result: AgentBase[] = [];
-  agents.forEach((agent: unknown, index) => {
-    if (!(agent instanceof AgentBase)) {
-      throw new InvalidArgumentError(
-        `${where}: item ${index} is not an agent (an AgentBase instance).`,
-      );
-    }
-    const same = names.get(agent.name);
-    if (same === agent) return;
-    if (same !== undefined) {
-      throw new InvalidArgumentError(
-        `${where}: two participants are named ${JSON.stringify(agent.name)}; a Redis hub tells agents apart by name, so give each a unique name.`,
-      );
-    }
-    names.set(agent.name, agent);
-    result.push(agent);
-  });
-  return result;
 }

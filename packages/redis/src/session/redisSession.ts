@@ -21,7 +21,10 @@ import { SAVE_SCRIPT } from './saveScript.js';
 export interface RedisSessionOptions extends RedisConnectionOptions {
   /** Prepended to every key in Redis (default `"rxagent:session:"`). */
   readonly prefix?: string;
-  /** Expire a key this many seconds after its last save (default: never). */
+  /**
+   * Expire a key this many seconds after its last save (default: never). Every save sets
+   * the expiry anew, so a session saved without `ttlSeconds` loses any expiry it had.
+   */
   readonly ttlSeconds?: number;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The rxagent benchmarks (`pnpm bench`, or `pnpm bench -- --quick` for a smoke run;
- * `--only=inProcess,streaming` runs some suites). Prints a table per suite and the budget
+ * `--only=inProcess,streaming` runs some suites; `--only=redis` runs the opt-in Redis suite,
+ * which needs redis-server). Prints a table per suite and the budget
  * lines, and writes the results under bench/results/. See BENCHMARKS.md.
  */
 import { configFrom } from './lib/config.js';
@@ -16,6 +17,7 @@ import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
+import { redis } from './suites/redis.js';
 import { streaming } from './suites/streaming.js';
 
 const SUITES = [
@@ -28,7 +30,10 @@ const SUITES = [
   'parkedAgents',
   'streaming',
   'importTime',
+  'redis',
 ] as const;
+/** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
+const OPT_IN: ReadonlySet<string> = new Set(['redis']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -39,7 +44,7 @@ const only = args
 const unknown = only?.filter((id) => !(SUITES as readonly string[]).includes(id)) ?? [];
 if (unknown.length > 0)
   throw new Error(`Unknown suite(s) ${unknown.join(', ')}; choose from ${SUITES.join(', ')}.`);
-const want = (id: (typeof SUITES)[number]) => !only || only.includes(id);
+const want = (id: (typeof SUITES)[number]) => (only ? only.includes(id) : !OPT_IN.has(id));
 // Under `start:source` the packages run from their TypeScript sources (tsx), else built.
 const mode = process.execArgv.some((arg) => arg.includes('@rxagent/source')) ? 'source' : 'built';
 
@@ -70,6 +75,7 @@ try {
 }
 if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
+if (want('redis')) report(await redis(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

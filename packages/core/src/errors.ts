@@ -18,7 +18,9 @@ export type AgentErrorCode =
   | 'PIPELINE_FAILED'
   | 'OBSERVE_FAILED'
   | 'CONTEXT_WINDOW_EXCEEDED'
-  | 'MCP_FAILED';
+  | 'MCP_FAILED'
+  | 'SESSION_CONFLICT'
+  | 'STORE_UNAVAILABLE';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -217,4 +219,39 @@ export function isAbortError(error: unknown): boolean {
   return (
     error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError)
   );
+}
+
+/**
+ * A versioned save found another version than the one it expected: someone saved the key in
+ * between (another process or server). Load the key again, merge, and save with the new version.
+ */
+export class SessionConflictError extends AgentError {
+  override readonly name = 'SessionConflictError';
+  readonly code = 'SESSION_CONFLICT';
+  constructor(
+    readonly key: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(
+      `Session key ${JSON.stringify(key)} is at version ${actualVersion}, not the expected ${expectedVersion}: someone saved it in between. Load it again, apply your change and save with the new version.`,
+    );
+  }
+}
+
+/**
+ * A remote store (such as Redis) did not answer within its bounded wait or is not reachable;
+ * `store` names it. A write that timed out may or may not have been applied (a versioned save
+ * tells you which on retry); retry once the store is back.
+ */
+export class StoreUnavailableError extends AgentError {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(
+    message: string,
+    readonly store: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }

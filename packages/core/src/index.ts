@@ -44,8 +44,10 @@ export {
   ObserveError,
   PipelineError,
   ScriptExhaustedError,
+  SessionConflictError,
   SessionCorruptError,
   StateError,
+  StoreUnavailableError,
   StructuredOutputError,
   ToolError,
   UnsupportedStructuredOutputError,
@@ -145,7 +147,7 @@ export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js
 export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
-export type { Session } from './state/session.js';
+export { assertJsonState, assertSessionKey, type Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export {
   MAX_TOOL_ARGUMENT_CHARS,

@@ -1,0 +1,7 @@
+export {
+  REDIS_INSTALL_HINT,
+  type RedisServer,
+  type RedisServerOptions,
+  redisServerAvailable,
+  startRedisServer,
+} from './redisServer.js';

@@ -53,7 +53,7 @@ export interface ReasoningChunkEvent extends EventBase {
 
 /** Ways a hook can end the ReAct loop early (human in the loop). */
 export interface Stoppable {
-  /** Ends the call after this step; see DESIGN.md "Human in the loop". */
+  /** Ends the call after this step, with the reply it reached (human in the loop). */
   stopAgent(): void;
   /** Whether some hook asked to stop. */
   readonly stopRequested: boolean;

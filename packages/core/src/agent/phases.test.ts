@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PostCallEvent } from '../hooks/hookEvent.js';
 import { assistantMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
-import { Phases } from './phases.js';
+import { type HookRoom, Phases } from './phases.js';
 
 /** A call Observable whose body drives `Phases`; records what its subscriber saw. */
 function runCall(body: (phases: Phases<string>) => void) {
@@ -129,14 +129,18 @@ describe('Phases', () => {
     });
 
     it('runs then with the event as the hooks left it when someone listens', () => {
-      const room = {
-        listens: vi.fn(() => true),
-        notify: vi.fn((sent: PostCallEvent) => of({ ...sent, reply: assistantMsg('edited') })),
+      const notified: string[] = [];
+      const room: HookRoom = {
+        listens: () => true,
+        notify: (sent) => {
+          notified.push(sent.type);
+          return of({ ...sent, reply: assistantMsg('edited') });
+        },
       };
       const { seen } = runCall((p) =>
         p.afterHooks(room, event('draft'), (after) => p.finish(textOf(after.reply))),
       );
-      expect(room.notify).toHaveBeenCalledOnce();
+      expect(notified).toEqual(['postCall']);
       expect(seen).toEqual(['next edited', 'complete']);
     });
 

@@ -1,5 +1,5 @@
 import { assistantMsg } from '@rxagent/core';
-import { NEVER, type Observable, of, Subject, throwError } from 'rxjs';
+import { from, NEVER, type Observable, Subject, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { reactLoop, runReactLoop } from './reactLoop.js';
@@ -153,7 +153,7 @@ describe('runReactLoop', () => {
     const started: string[] = [];
     const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
     const steps = stepsBy({
-      reason: of<Step>(summary, act),
+      reason: from<Step[]>([summary, act]),
       summary: throwError(() => new Error('boom')),
       act: NEVER,
     });

@@ -1,5 +1,7 @@
-import { AgentBase, type HookEventType, Toolkit, userMsg } from '@rxagent/core';
+import { AgentBase, type HookEventType, Toolkit, tool, toolResults, userMsg } from '@rxagent/core';
+import { of } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { ChunkEventBuilder } from '../src/reasoning/chunkEvents.js';
 import { harness, run, weatherTool } from './harness.js';
 
@@ -56,5 +58,40 @@ describe('ReActAgent hooks naming their events', () => {
 
     expect(eventsOf).toHaveBeenCalled();
     expect([...seen]).toEqual(['reasoningChunk']);
+  });
+});
+
+describe('ReActAgent streaming tools without listeners', () => {
+  const progress = tool({
+    name: 'progress',
+    description: 'Reports progress, then its result.',
+    parameters: z.object({}),
+    execute: () => of('10%', '50%', 'done'),
+  });
+  const script = () => [{ toolCalls: [{ name: 'progress', arguments: {} }] }, 'Finished.'];
+
+  it('stores the result, not a chunk, when no hook listens to actingChunk', async () => {
+    const { agent } = await harness(script(), { toolkit: new Toolkit([progress]) });
+    agent.addHook({ events: ['postActing'], onEvent: () => undefined });
+
+    await run(agent, userMsg('go'));
+
+    expect(
+      agent.memory
+        .messages()
+        .flatMap(toolResults)
+        .map((r) => r.output),
+    ).toEqual(['done']);
+  });
+
+  it('stores the same result when nothing listens at all', async () => {
+    const { agent } = await harness(script(), { toolkit: new Toolkit([progress]) });
+    await run(agent, userMsg('go'));
+    expect(
+      agent.memory
+        .messages()
+        .flatMap(toolResults)
+        .map((r) => r.output),
+    ).toEqual(['done']);
   });
 });

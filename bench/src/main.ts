@@ -10,6 +10,7 @@ import type { SuiteResult } from './lib/result.js';
 import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
+import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
@@ -26,6 +27,7 @@ const SUITES = [
   'inProcess',
   'hookOverhead',
   'otelOverhead',
+  'chunkFreeHook',
   'abortedCalls',
   'parkedAgents',
   'streaming',
@@ -66,6 +68,7 @@ try {
   if (want('inProcess')) report(await inProcess(config));
   if (want('hookOverhead')) report(await hookOverhead(config));
   if (want('otelOverhead')) report(await otelOverhead(config));
+  if (want('chunkFreeHook')) report(await chunkFreeHook(config));
   // Before the parked agents: their 1,000 closed sockets would still be freed during the
   // aborted-calls run and make its heap look smaller than its baseline.
   if (want('abortedCalls')) report(await abortedCalls(server, config));

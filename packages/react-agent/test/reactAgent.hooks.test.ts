@@ -186,6 +186,25 @@ describe('ReActAgent duplicate tool calls', () => {
     expect(String(second?.output)).toMatch(/\[duplicate\].*Sunny, 21°C/s);
   });
 
+  it('marks the stored Msg of a duplicate answer with metadata.resultKind duplicate', async () => {
+    const { agent } = await harness(twice({ city: 'Paris' }), {
+      toolkit: new Toolkit([weatherTool()]),
+    });
+    const kinds: unknown[] = [];
+    agent.addHook({
+      events: ['postActing'],
+      onEvent: (event) => {
+        if (event.type === 'postActing') kinds.push(event.resultKind);
+      },
+    });
+
+    await run(agent, userMsg('go'));
+
+    const stored = agent.memory.messages().filter((msg) => msg.role === 'tool');
+    expect(stored.map((msg) => msg.metadata['resultKind'])).toEqual([undefined, 'duplicate']);
+    expect(kinds).toEqual([undefined, 'duplicate']);
+  });
+
   it('runs every call again when the agent turns dedupe off', async () => {
     const calls: JsonObject[] = [];
     const { agent } = await harness(twice({ city: 'Paris' }), {

@@ -144,6 +144,32 @@ describe('AgentBase hook dispatch', () => {
     });
   });
 
+  it('delivers to a hook naming events only the events of those types', async () => {
+    const agent = new PromptEcho();
+    const seen: string[] = [];
+    const systemSeen: string[] = [];
+    agent.addHook({
+      events: ['postCall'],
+      onEvent: (event) => {
+        seen.push(event.type);
+        if (event.type === 'preCall') event.systemPrompt += '[never]';
+      },
+    });
+    AgentBase.addSystemHook({
+      events: ['postCall'],
+      onEvent: (event) => void systemSeen.push(event.type),
+    });
+    const all: string[] = [];
+    agent.addHook({ onEvent: (event) => void all.push(event.type) });
+
+    expect(await prompt(agent)).toBe('');
+    await lastValueFrom(agent.emitPreActing({ city: 'paris' }));
+
+    expect(seen).toEqual(['postCall']);
+    expect(systemSeen).toEqual(['postCall']);
+    expect(all).toEqual(['preCall', 'postCall', 'preActing']);
+  });
+
   it('reports whether anything listens to hook events', () => {
     const agent = new PromptEcho();
     expect(agent.listening).toBe(false);

@@ -1,6 +1,9 @@
 import { EMPTY, NEVER, Observable, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { Phases } from './phases.js';
+import type { PostCallEvent } from '../hooks/hookEvent.js';
+import { assistantMsg } from '../message/msg.js';
+import { textOf } from '../message/readers.js';
+import { type HookRoom, Phases } from './phases.js';
 
 /** A call Observable whose body drives `Phases`; records what its subscriber saw. */
 function runCall(body: (phases: Phases<string>) => void) {
@@ -103,5 +106,96 @@ describe('Phases', () => {
     );
     expect(seen).toEqual([]);
     expect(runCall((p) => p.fail(new Error('boom'))).seen).toEqual(['error boom']);
+  });
+
+  describe('afterHooks', () => {
+    const event = (text: string) =>
+      ({ type: 'postCall', agent: {}, reply: assistantMsg(text) }) as unknown as PostCallEvent;
+
+    it('runs then directly with the event, skipping notify, when nobody listens', () => {
+      const room = { listens: vi.fn(() => false), notify: vi.fn() };
+      const seenEvents: PostCallEvent[] = [];
+      const original = event('draft');
+      const { seen } = runCall((p) =>
+        p.afterHooks(room, original, (after) => {
+          seenEvents.push(after);
+          p.finish(textOf(after.reply));
+        }),
+      );
+      expect(room.listens).toHaveBeenCalledWith('postCall');
+      expect(room.notify).not.toHaveBeenCalled();
+      expect(seenEvents).toEqual([original]);
+      expect(seen).toEqual(['next draft', 'complete']);
+    });
+
+    it('runs then with the event as the hooks left it when someone listens', () => {
+      const notified: string[] = [];
+      const room: HookRoom = {
+        listens: () => true,
+        notify: (sent) => {
+          notified.push(sent.type);
+          return of({ ...sent, reply: assistantMsg('edited') });
+        },
+      };
+      const { seen } = runCall((p) =>
+        p.afterHooks(room, event('draft'), (after) => p.finish(textOf(after.reply))),
+      );
+      expect(notified).toEqual(['postCall']);
+      expect(seen).toEqual(['next edited', 'complete']);
+    });
+
+    it('hands a hook error, or a throw in then, to onError (default: fail the call)', () => {
+      const failing = {
+        listens: () => true,
+        notify: () => throwError(() => new Error('hook broke')),
+      };
+      expect(runCall((p) => p.afterHooks(failing, event('x'), () => {})).seen).toEqual([
+        'error hook broke',
+      ]);
+      const onError = vi.fn();
+      runCall((p) =>
+        p.afterHooks(
+          { listens: () => false, notify: () => EMPTY },
+          event('x'),
+          () => {
+            throw new Error('then broke');
+          },
+          onError,
+        ),
+      );
+      expect(onError).toHaveBeenCalledWith(new Error('then broke'));
+    });
+
+    it('unsubscribes hooks in flight when the call is unsubscribed', () => {
+      const teardown = vi.fn();
+      const room = { listens: () => true, notify: () => new Observable<never>(() => teardown) };
+      const { subscription } = runCall((p) => p.afterHooks(room, event('x'), () => {}));
+      subscription.unsubscribe();
+      expect(teardown).toHaveBeenCalledOnce();
+    });
+  });
+
+  describe('forward', () => {
+    it('passes on every value, then the completion, of the last phase', () => {
+      const { seen, phases } = runCall((p) => p.forward(of('a', 'b')));
+      expect(seen).toEqual(['next a', 'next b', 'complete']);
+      expect(phases.settled).toBe(true);
+    });
+
+    it('passes on its error', () => {
+      const { seen, phases } = runCall((p) => p.forward(throwError(() => new Error('late'))));
+      expect(seen).toEqual(['error late']);
+      expect(phases.settled).toBe(true);
+    });
+
+    it('unsubscribes the forwarded source when the call is unsubscribed', () => {
+      const source = new Subject<string>();
+      const { seen, subscription, phases } = runCall((p) => p.forward(source));
+      source.next('a');
+      subscription.unsubscribe();
+      expect(source.observed).toBe(false);
+      expect(seen).toEqual(['next a']);
+      expect(phases.settled).toBe(false);
+    });
   });
 });

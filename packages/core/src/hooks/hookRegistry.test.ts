@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Hook } from './hook.js';
+import type { HookEventType } from './hookEvent.js';
 import { HookRegistry } from './hookRegistry.js';
 
 function named(name: string, priority?: number): Hook {
@@ -124,5 +125,80 @@ describe('HookRegistry', () => {
       TypeError,
     );
     expect(registry.merged(new HookRegistry())).toEqual([]);
+  });
+
+  describe('forType', () => {
+    const wanting = (name: string, events?: HookEventType[], priority?: number): Hook => ({
+      ...named(name, priority),
+      ...(events !== undefined && { events }),
+    });
+
+    it('keeps, in dispatch order, the hooks that name the type or name no events', () => {
+      const own = new HookRegistry();
+      const system = new HookRegistry();
+      own.add(wanting('all'));
+      own.add(wanting('post-only', ['postCall']));
+      own.add(wanting('pre-and-post', ['preCall', 'postCall'], 10));
+      system.add(wanting('system-pre', ['preCall'], 5));
+
+      expect(names(own.forType(system, 'preCall'))).toEqual(['system-pre', 'pre-and-post', 'all']);
+      expect(names(own.forType(system, 'postCall'))).toEqual(['pre-and-post', 'all', 'post-only']);
+      expect(names(own.forType(system, 'reasoningChunk'))).toEqual(['all']);
+    });
+
+    it('is empty for a type no hook wants', () => {
+      const own = new HookRegistry();
+      own.add(wanting('post-only', ['postCall']));
+      expect(own.forType(new HookRegistry(), 'actingChunk')).toEqual([]);
+    });
+
+    it('returns the same array until either registry changes', () => {
+      const own = new HookRegistry();
+      const system = new HookRegistry();
+      own.add(wanting('post-only', ['postCall']));
+      const first = own.forType(system, 'postCall');
+      expect(own.forType(system, 'postCall')).toBe(first);
+
+      const remove = own.add(wanting('second', ['postCall']));
+      const afterAdd = own.forType(system, 'postCall');
+      expect(afterAdd).not.toBe(first);
+      expect(names(afterAdd)).toEqual(['post-only', 'second']);
+
+      remove();
+      expect(names(own.forType(system, 'postCall'))).toEqual(['post-only']);
+
+      const systemHook = wanting('system', ['postCall']);
+      system.add(systemHook);
+      expect(names(own.forType(system, 'postCall'))).toEqual(['post-only', 'system']);
+      system.remove(systemHook);
+      expect(names(own.forType(system, 'postCall'))).toEqual(['post-only']);
+    });
+
+    it('rejects events that are not an array of event types with a TypeError naming the hook', () => {
+      const registry = new HookRegistry();
+      const bad = [
+        { name: 'as-string', events: 'postCall' },
+        { name: 'with-number', events: ['postCall', 3] },
+      ];
+      for (const { name, events } of bad) {
+        expect(() => registry.add({ name, events, onEvent() {} } as unknown as Hook)).toThrow(
+          new RegExp(`Hook "${name}" has events .*use an array of event types`),
+        );
+        expect(() => registry.add({ name, events, onEvent() {} } as unknown as Hook)).toThrow(
+          TypeError,
+        );
+      }
+      expect(registry.merged(new HookRegistry())).toEqual([]);
+    });
+
+    it('rejects an unknown event type with a TypeError listing the known ones', () => {
+      const registry = new HookRegistry();
+      const typo = { name: 'typo', events: ['postcall'], onEvent() {} } as unknown as Hook;
+      expect(() => registry.add(typo)).toThrow(TypeError);
+      expect(() => registry.add(typo)).toThrow(
+        'Hook "typo" names unknown event type "postcall"; use some of preCall, postCall,',
+      );
+      expect(registry.merged(new HookRegistry())).toEqual([]);
+    });
   });
 });

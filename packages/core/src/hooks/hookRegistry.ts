@@ -7,6 +7,23 @@ interface Entry {
   readonly seq: number;
 }
 
+/** Every hook event type, so a misspelt name in `Hook.events` fails at `add` instead of never matching. */
+const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
+  preCall: true,
+  postCall: true,
+  preReasoning: true,
+  reasoningChunk: true,
+  postReasoning: true,
+  preActing: true,
+  actingChunk: true,
+  postActing: true,
+  preSummary: true,
+  postSummary: true,
+  preCompress: true,
+  postCompress: true,
+  error: true,
+};
+
 /** One sequence across all registries, so equal priorities keep registration order even across agent and system hooks. */
 let nextSeq = 0;
 
@@ -52,6 +69,12 @@ export class HookRegistry {
     ) {
       throw new TypeError(
         `Hook "${hook.name ?? 'anonymous'}" has events ${JSON.stringify(hook.events)}; use an array of event types such as ['preCall', 'postCall'], or leave it out for every event.`,
+      );
+    }
+    const unknown = hook.events?.find((type) => !Object.hasOwn(EVENT_TYPES, type));
+    if (unknown !== undefined) {
+      throw new TypeError(
+        `Hook "${hook.name ?? 'anonymous'}" names unknown event type "${unknown}"; use some of ${Object.keys(EVENT_TYPES).join(', ')}.`,
       );
     }
     const entry: Entry = { hook, priority: hook.priority ?? DEFAULT_HOOK_PRIORITY, seq: nextSeq++ };

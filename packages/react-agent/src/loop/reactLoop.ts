@@ -36,6 +36,8 @@ export function runReactLoop(
     observer.complete();
   };
   const run = (step: Step): void => {
+    // A step still running after the end (until its owner unsubscribes) starts and reports nothing.
+    if (ended) return;
     if (step.kind === 'final') {
       observer.final(step);
       return;

@@ -1,0 +1,172 @@
+import { assistantMsg } from '@rxagent/core';
+import { from, NEVER, type Observable, Subject, throwError } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { reactLoop, runReactLoop } from './reactLoop.js';
+import type { FinalStep, RunnableStep, Step } from './step.js';
+
+const reason: RunnableStep = { kind: 'reason' };
+const summary: RunnableStep = { kind: 'summary' };
+const act: RunnableStep = { kind: 'act', calls: [], invalidArguments: {} };
+const final = (text: string): FinalStep => ({
+  kind: 'final',
+  reply: assistantMsg(text),
+  reason: 'stop',
+});
+const f = final('f');
+const g = final('g');
+/** Marble values: `r` reason, `s` summary, `a` act, `f` and `g` final steps. */
+const values = { r: reason, s: summary, a: act, f, g };
+
+const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+/** `next` for the loop: each runnable step kind runs the Observable given for it. */
+const stepsBy =
+  (byKind: Partial<Record<RunnableStep['kind'], Observable<Step>>>) =>
+  (step: RunnableStep): Observable<Step> => {
+    const steps = byKind[step.kind];
+    if (steps === undefined) throw new Error(`no ${step.kind} step in this spec`);
+    return steps;
+  };
+
+describe('reactLoop', () => {
+  it('emits a final first step without running anything, then completes', () => {
+    scheduler().run(({ expectObservable }) => {
+      const next = vi.fn();
+      expectObservable(reactLoop(f, next)).toBe('(f|)', values);
+      expect(next).not.toHaveBeenCalled();
+    });
+  });
+
+  it('runs each runnable step a step emits and emits the final steps it reaches', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const reasoning = cold<Step>('--s|', values);
+      const summarising = cold<Step>('--f|', values);
+      const loop = reactLoop(reason, stepsBy({ reason: reasoning, summary: summarising }));
+
+      expectObservable(loop).toBe('----f|', values);
+      expectSubscriptions(reasoning.subscriptions).toBe('^--!');
+      expectSubscriptions(summarising.subscriptions).toBe('--^--!');
+    });
+  });
+
+  it('completes when no step is running any more, even without a final step', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const reasoning = cold<Step>('--s---|', values);
+      const summarising = cold<Step>('-|', values);
+      expectObservable(
+        reactLoop(reason, stepsBy({ reason: reasoning, summary: summarising })),
+      ).toBe('------|');
+    });
+  });
+
+  it('runs the steps a step emits concurrently, as expand does', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const reasoning = cold<Step>('(sa|)', values);
+      const summarising = cold<Step>('---f|', values);
+      const acting = cold<Step>('-g|', values);
+      const loop = reactLoop(
+        reason,
+        stepsBy({ reason: reasoning, summary: summarising, act: acting }),
+      );
+
+      expectObservable(loop).toBe('-g-f|', values);
+      expectSubscriptions(summarising.subscriptions).toBe('^---!');
+      expectSubscriptions(acting.subscriptions).toBe('^-!');
+    });
+  });
+
+  it('ends with the first step error, once, and unsubscribes the steps still running', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const reasoning = cold<Step>('(sa|)', values);
+      const summarising = cold<Step>('--#', values, new Error('summary failed'));
+      const acting = cold<Step>('----f|', values);
+      const loop = reactLoop(
+        reason,
+        stepsBy({ reason: reasoning, summary: summarising, act: acting }),
+      );
+
+      expectObservable(loop).toBe('--#', values, new Error('summary failed'));
+      expectSubscriptions(acting.subscriptions).toBe('^-!');
+    });
+  });
+
+  it('ends with a throw in next as its error', () => {
+    scheduler().run(({ cold, expectObservable }) => {
+      const reasoning = cold<Step>('-s|', values);
+      expectObservable(reactLoop(reason, stepsBy({ reason: reasoning }))).toBe(
+        '-#',
+        values,
+        new Error('no summary step in this spec'),
+      );
+    });
+  });
+
+  it('tears down the running steps when unsubscribed', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const reasoning = cold<Step>('(sa)', values);
+      const summarising = cold<Step>('------f|', values);
+      const acting = cold<Step>('-----g|', values);
+      const loop = reactLoop(
+        reason,
+        stepsBy({ reason: reasoning, summary: summarising, act: acting }),
+      );
+
+      expectObservable(loop, '^--!').toBe('---', values);
+      expectSubscriptions(reasoning.subscriptions).toBe('^--!');
+      expectSubscriptions(summarising.subscriptions).toBe('^--!');
+      expectSubscriptions(acting.subscriptions).toBe('^--!');
+    });
+  });
+
+  it('is cold: each subscription runs the loop from its first step', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const reasoning = cold<Step>('-f|', values);
+      const loop = reactLoop(reason, stepsBy({ reason: reasoning }));
+      expectObservable(loop).toBe('-f|', values);
+      expectObservable(loop).toBe('-f|', values);
+      expectSubscriptions(reasoning.subscriptions).toBe(['^-!', '^-!']);
+    });
+  });
+});
+
+describe('runReactLoop', () => {
+  it('reports nothing after an error, though a step still running emits a final step', () => {
+    const failing = new Subject<Step>();
+    const finishing = new Subject<Step>();
+    const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+    const first = new Subject<Step>();
+    runReactLoop(reason, stepsBy({ reason: first, summary: failing, act: finishing }), observer);
+    first.next(summary);
+    first.next(act);
+
+    failing.error(new Error('boom'));
+    finishing.next(f);
+    finishing.complete();
+
+    expect(observer.error).toHaveBeenCalledOnce();
+    expect(observer.final).not.toHaveBeenCalled();
+    expect(observer.complete).not.toHaveBeenCalled();
+  });
+
+  it('starts no step after an error, even one emitted in the same turn', () => {
+    const started: string[] = [];
+    const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+    const steps = stepsBy({
+      reason: from<Step[]>([summary, act]),
+      summary: throwError(() => new Error('boom')),
+      act: NEVER,
+    });
+    runReactLoop(
+      reason,
+      (step) => {
+        started.push(step.kind);
+        return steps(step);
+      },
+      observer,
+    );
+
+    expect(observer.error).toHaveBeenCalledOnce();
+    expect(started).toEqual(['reason', 'summary']);
+  });
+});

@@ -18,7 +18,8 @@ export type AgentErrorCode =
   | 'PIPELINE_FAILED'
   | 'OBSERVE_FAILED'
   | 'CONTEXT_WINDOW_EXCEEDED'
-  | 'MCP_FAILED';
+  | 'MCP_FAILED'
+  | 'HANDOFF_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -191,6 +192,23 @@ export class ContextWindowError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * A handoff pipeline could not follow a handoff: its target is not among the pipeline's
+ * agents, or the reply asked for one more hop than `maxHandoffs` allows. `path` lists the
+ * agents called so far, in order; `target` is the agent the last reply asked for.
+ */
+export class HandoffError extends AgentError {
+  override readonly name = 'HandoffError';
+  readonly code = 'HANDOFF_FAILED';
+  constructor(
+    message: string,
+    readonly path: readonly string[],
+    readonly target: string,
+  ) {
+    super(message);
   }
 }
 

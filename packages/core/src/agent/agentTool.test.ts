@@ -1,4 +1,12 @@
-import { concat, endWith, ignoreElements, lastValueFrom, type Observable, Subject, toArray } from 'rxjs';
+import {
+  concat,
+  endWith,
+  ignoreElements,
+  lastValueFrom,
+  type Observable,
+  Subject,
+  toArray,
+} from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ReasoningChunkEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg } from '../message/msg.js';

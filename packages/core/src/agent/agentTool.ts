@@ -1,4 +1,4 @@
-import { filter, map, Observable } from 'rxjs';
+import { filter, map, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
@@ -71,5 +71,7 @@ function delegate(agent: AgentBase, request: string): Observable<string> {
 type TextChunk = { readonly type: 'reasoningChunk'; readonly delta: { readonly text: string } };
 
 function hasText(event: AgentEvent): event is AgentEvent & TextChunk {
-  return event.type === 'reasoningChunk' && event.delta.text !== undefined && event.delta.text !== '';
+  return (
+    event.type === 'reasoningChunk' && event.delta.text !== undefined && event.delta.text !== ''
+  );
 }

@@ -6,6 +6,7 @@ export {
   type AgentToolArgs,
   type AgentToolOptions,
   agentTool,
+  type StreamingAgent,
 } from './agent/agentTool.js';
 export type { CallContext } from './agent/callContext.js';
 export type {

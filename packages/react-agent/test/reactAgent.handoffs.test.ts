@@ -389,4 +389,3 @@ describe('agent.asTool() with ReActAgents', () => {
     expect(String(result.output)).toMatch(/agent "researcher" was interrupted/);
   });
 });
-

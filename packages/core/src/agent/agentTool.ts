@@ -1,10 +1,10 @@
 import { filter, map, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { userMsg } from '../message/msg.js';
+import { type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { sanitizeName } from '../model/formatMessages.js';
 import { type Tool, tool } from '../tool/tool.js';
-import type { AgentBase } from './agentBase.js';
+import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
 
 /** Options of `agent.asTool()`. */
@@ -13,6 +13,11 @@ export interface AgentToolOptions {
   readonly name?: string;
   /** What the model reads about the tool (default: the agent's description). */
   readonly description?: string;
+}
+
+/** What `agentTool` delegates to: an agent whose calls can be streamed (every `AgentBase`). */
+export interface StreamingAgent extends Agent {
+  stream(input?: Msg | readonly Msg[]): Observable<AgentEvent>;
 }
 
 /** The arguments of an agent tool: the request the delegate agent gets as a user message. */
@@ -38,7 +43,7 @@ const parameters = z.object({
  * The agent keeps its own memory and never sees the caller's conversation, only the request.
  * Not deduplicated: the same request may get a new answer.
  */
-export function agentTool(agent: AgentBase, options: AgentToolOptions = {}): AgentTool {
+export function agentTool(agent: StreamingAgent, options: AgentToolOptions = {}): AgentTool {
   const name = options.name ?? sanitizeName(agent.name);
   const description =
     options.description ??
@@ -54,7 +59,7 @@ export function agentTool(agent: AgentBase, options: AgentToolOptions = {}): Age
 }
 
 /** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
-function delegate(agent: AgentBase, request: string): Observable<string> {
+function delegate(agent: StreamingAgent, request: string): Observable<string> {
   return agent.stream(userMsg(request)).pipe(
     filter((event) => event.type === 'reply' || hasText(event)),
     map((event) => {

@@ -303,8 +303,7 @@ describe('formatEvent', () => {
         agent,
         toolCall: call,
         result: { type: 'tool_result', id: 'c1', name: 'ask_researcher', output: 'ok' },
-        resultKind: 'executed',
-      } as AgentEvent,
+      },
     ]);
     expect(text).toBe(
       '→ ask_researcher {}\n' +

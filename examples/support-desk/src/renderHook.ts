@@ -12,7 +12,7 @@ import {
  * calls its agents with `call()`, so their events are taken in the hooks. An agent used as a
  * tool shows through its caller's `actingChunk` events, indented under the tool call.
  */
-export function renderHook(out: NodeJS.WritableStream): Hook {
+export function renderHook(out: NodeJS.WritableStream & { readonly isTTY?: boolean }): Hook {
   const color = shouldColor(out);
   let state: RenderState = initialRenderState({ color });
   const render = (event: AgentEvent): void => {

@@ -97,7 +97,7 @@ export class ReActAgent extends AgentBase {
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
-    this.#handoffs = new Handoffs(this.name, options.handoffs ?? []);
+    this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#callToolkit = this.#handoffs.extend(this.toolkit);
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);

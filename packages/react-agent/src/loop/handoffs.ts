@@ -45,6 +45,12 @@ export class Handoffs {
   /** Transfer tool name → target agent name. */
   readonly #targets = new Map<string, string>();
 
+  /** The handoffs of agent `agentName`; one shared empty instance when there are none. */
+  static of(agentName: string, options: readonly HandoffOption[] | undefined): Handoffs {
+    if (options === undefined || (Array.isArray(options) && options.length === 0)) return NONE;
+    return new Handoffs(agentName, options);
+  }
+
   constructor(
     readonly agentName: string,
     options: readonly HandoffOption[],
@@ -133,3 +139,6 @@ function transferTool(name: string, target: string, description: string): Tool {
     execute: () => `Transferred to ${target}.`,
   }) as Tool;
 }
+
+/** The handoffs of every agent without any: no tools, never a handoff. */
+const NONE = new Handoffs('', []);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   type AgentEvent,
   handoffPipeline,
+  InMemorySession,
   JsonFileSession,
   msgHub,
   Toolkit,
@@ -273,6 +274,44 @@ describe('handoffPipeline with ReActAgents', () => {
     expect(transcript(triage2.agent.memory.messages()).slice(0, 4)).toEqual(
       transcript(triage.agent.memory.messages()).slice(0, 4),
     );
+  });
+  it('saves the whole team at a hop, and a team restored from it resumes the hop', async () => {
+    const session = new InMemorySession();
+    const billing = await harness(['Refund sent.'], { name: 'billing' });
+    const triage = await harness([transfer('billing', 'refund')], {
+      name: 'triage',
+      handoffs: [billing.agent],
+    });
+    const team = [triage.agent, billing.agent];
+    // At the hop: triage has handed off, billing has heard the conversation and starts.
+    const removeSaver = billing.agent.addHook({
+      onEvent: async (event) => {
+        if (event.type !== 'preCall') return;
+        removeSaver();
+        for (const agent of team) await session.save(agent.name, agent.stateDict());
+      },
+    });
+    await lastValueFrom(handoffPipeline(team, userMsg('refund please')));
+
+    const billing2 = await harness(['Refund sent.'], { name: 'billing' });
+    const triage2 = await harness(['Anything else?'], {
+      name: 'triage',
+      handoffs: [billing2.agent],
+    });
+    for (const agent of [triage2.agent, billing2.agent]) {
+      agent.loadStateDict((await session.load(agent.name))!);
+    }
+    expect(textOf(await run(billing2.agent))).toBe('Refund sent.');
+    expect(wireMessages(billing2.server, 0)).toEqual(wireMessages(billing.server, 0));
+    expect(textOf(await run(triage2.agent, userMsg('one more thing')))).toBe('Anything else?');
+    expect(wireMessages(triage2.server, 0).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
   });
 });
 

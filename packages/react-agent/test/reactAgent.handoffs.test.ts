@@ -275,6 +275,7 @@ describe('handoffPipeline with ReActAgents', () => {
       transcript(triage.agent.memory.messages()).slice(0, 4),
     );
   });
+
   it('saves the whole team at a hop, and a team restored from it resumes the hop', async () => {
     const session = new InMemorySession();
     const billing = await harness(['Refund sent.'], { name: 'billing' });

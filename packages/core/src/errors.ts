@@ -20,7 +20,8 @@ export type AgentErrorCode =
   | 'CONTEXT_WINDOW_EXCEEDED'
   | 'MCP_FAILED'
   | 'SESSION_CONFLICT'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'HANDOFF_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -193,6 +194,23 @@ export class ContextWindowError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * A handoff pipeline could not follow a handoff: its target is not among the pipeline's
+ * agents, or the reply asked for one more hop than `maxHandoffs` allows. `path` lists the
+ * agents called so far, in order; `target` is the agent the last reply asked for.
+ */
+export class HandoffError extends AgentError {
+  override readonly name = 'HandoffError';
+  readonly code = 'HANDOFF_FAILED';
+  constructor(
+    message: string,
+    readonly path: readonly string[],
+    readonly target: string,
+  ) {
+    super(message);
   }
 }
 

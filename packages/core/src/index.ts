@@ -1,6 +1,13 @@
 export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions } from './agent/agentBase.js';
 export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
+export {
+  type AgentTool,
+  type AgentToolArgs,
+  type AgentToolOptions,
+  agentTool,
+  type StreamingAgent,
+} from './agent/agentTool.js';
 export type { CallContext } from './agent/callContext.js';
 export type {
   CallOptions,
@@ -144,6 +151,8 @@ export {
 } from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
+export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
+export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';
 export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';

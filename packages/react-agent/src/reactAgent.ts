@@ -5,7 +5,6 @@ import {
   formatMessages,
   InMemoryMemory,
   type InterruptContext,
-  InvalidArgumentError,
   type JsonObject,
   type Memory,
   type ModelOptions,
@@ -19,9 +18,11 @@ import {
 } from '@rxagent/core';
 import { defer, EMPTY, map, Observable, of } from 'rxjs';
 import { actingStep } from './acting/actingStep.js';
+import { checkReActOptions } from './checkReActOptions.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput } from './loop/admitInput.js';
+import { Handoffs } from './loop/handoffs.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { runReactLoop } from './loop/reactLoop.js';
 import type {
@@ -73,20 +74,13 @@ export class ReActAgent extends AgentBase {
   readonly #concurrency: number;
   readonly #dedupe: boolean;
   readonly #finishGuard: FinishGuard | undefined;
+  readonly #handoffs: Handoffs;
+  /** The toolkit of each call: `toolkit`, extended with the transfer tools of `handoffs`. */
+  readonly #callToolkit: Toolkit;
 
   constructor(options: ReActAgentOptions) {
     super(options);
-    if (typeof options.model?.stream !== 'function') {
-      throw new InvalidArgumentError(
-        `ReActAgent "${options.name}": options.model must be a ChatModel.`,
-      );
-    }
-    const maxIters = options.maxIters ?? 10;
-    if (!Number.isInteger(maxIters) || maxIters < 1) {
-      throw new InvalidArgumentError(
-        `ReActAgent "${options.name}": maxIters must be a positive integer, got ${maxIters}.`,
-      );
-    }
+    const maxIters = checkReActOptions(options);
     // Each Msg is stored once whatever the Memory: a hub reply can also arrive as input.
     this.memory = new StoreOnceMemory(options.memory ?? new InMemoryMemory());
     this.toolkit = options.toolkit ?? new Toolkit();
@@ -103,6 +97,8 @@ export class ReActAgent extends AgentBase {
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
+    this.#handoffs = Handoffs.of(this.name, options.handoffs);
+    this.#callToolkit = this.#handoffs.extend(this.toolkit);
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
   }
@@ -173,7 +169,7 @@ export class ReActAgent extends AgentBase {
    * of the call goes through `transcript`.
    */
   protected createCallState(context: CallContext, transcript: Transcript): ReActCallState {
-    return new ReActCallState(context, this.toolkit, transcript);
+    return new ReActCallState(context, this.#callToolkit, transcript);
   }
 
   /**
@@ -266,6 +262,8 @@ export class ReActAgent extends AgentBase {
       invalidArguments,
     }).pipe(
       map(({ results, stopRequested }): Step => {
+        const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
+        if (handoff) return handoff;
         const finished = this.onActingComplete(results, state);
         if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
         const last = results[results.length - 1];

@@ -7,6 +7,7 @@ import type {
   Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
+import type { HandoffOption } from './loop/handoffs.js';
 
 /** Options of `new ReActAgent(...)`. */
 export interface ReActAgentOptions extends AgentBaseOptions {
@@ -31,4 +32,10 @@ export interface ReActAgentOptions extends AgentBaseOptions {
   readonly formatter?: Formatter;
   /** Checks each final answer before it is accepted (e.g. a `JudgeGuard`). */
   readonly finishGuard?: FinishGuard;
+  /**
+   * Agents this one may hand the conversation to: a `transfer_to_<name>` tool per target.
+   * A call whose tools ran one ends with `generateReason: 'handoff'` and
+   * `metadata.handoff = { to, reason? }`; `handoffPipeline` (core) then calls the target.
+   */
+  readonly handoffs?: readonly HandoffOption[];
 }

@@ -282,4 +282,51 @@ describe('formatEvent', () => {
     ]);
     expect(text).toBe('bot: line\n✓ 0.0 s\n');
   });
+  it("indents a tool's streamed output under its call, one prefix per line", () => {
+    const call = { type: 'tool_use', id: 'c1', name: 'ask_researcher', input: {} } as const;
+    const other = { ...call, id: 'c2' };
+    const acting = (toolCall: typeof call | typeof other, text: string): AgentEvent => ({
+      type: 'actingChunk',
+      agent,
+      toolCall,
+      chunk: text,
+    });
+    const { text, state } = render([
+      { type: 'preActing', agent, toolCall: call },
+      acting(call, 'Plan B '),
+      acting(call, 'costs $12.\nSource: '),
+      acting(call, 'pricing page\n'),
+      acting(call, 'Done.'),
+      acting(other, 'Second call.'),
+      {
+        type: 'postActing',
+        agent,
+        toolCall: call,
+        result: { type: 'tool_result', id: 'c1', name: 'ask_researcher', output: 'ok' },
+      },
+    ]);
+    expect(text).toBe(
+      '→ ask_researcher {}\n' +
+        '  ┆ Plan B costs $12.\n  ┆ Source: pricing page\n  ┆ Done.\n' +
+        '  ┆ Second call.\n' +
+        '← ask_researcher: ok\n',
+    );
+    expect(state.open).toBeUndefined();
+  });
+
+  it('marks a reply that hands the conversation off, with its reason', () => {
+    const handoff = (metadata: Record<string, unknown>) =>
+      reply(
+        assistantMsg('Handed off to billing: refund', {
+          name: 'bot',
+          metadata: { generateReason: 'handoff', ...metadata } as never,
+        }),
+      );
+    expect(render([handoff({ handoff: { to: 'billing', reason: 'refund' } })]).text).toContain(
+      '⇢ handoff to billing (refund)\n',
+    );
+    expect(render([handoff({ handoff: { to: 'billing' } })]).text).toContain(
+      '⇢ handoff to billing\n',
+    );
+  });
 });

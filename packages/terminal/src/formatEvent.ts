@@ -1,6 +1,7 @@
 import {
   type AgentEvent,
   type HookEventSnapshot,
+  handoffOf,
   isJsonObject,
   type Msg,
   type ReplyEvent,
@@ -55,6 +56,8 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
       return formatChunk(event, state, style);
     case 'preReasoning':
       return lines(state, preReasoningLines(event, style));
+    case 'actingChunk':
+      return formatToolChunk(event, state, style);
     case 'preActing':
       return lines(state, [toolCallLine(event.toolCall.name, event.toolCall.input, style)]);
     case 'postActing':
@@ -112,6 +115,43 @@ function formatChunk(
     next = { ...next, atLineStart: delta.endsWith('\n'), streamedId: event.accumulated.id };
   }
   return { text, state: next };
+}
+
+/**
+ * A tool's streamed output (an agent used as a tool streams its text this way), indented
+ * under its tool call: `  ┆ ` starts each of its lines, and a new line starts when output of
+ * another call (or another stream) comes in between.
+ */
+function formatToolChunk(
+  event: Snapshot<'actingChunk'>,
+  state: RenderState,
+  style: Style,
+): Rendered {
+  const delta = chunkText(event.chunk);
+  if (delta === '') return { text: '', state };
+  const prefix = style.dim('  ┆ ');
+  const id = event.toolCall.id;
+  let text = '';
+  if (state.open !== 'tool' || state.toolCallId !== id) text = closing(state) + prefix;
+  else if (state.atLineStart) text = prefix;
+  const endsLine = delta.endsWith('\n');
+  const body = endsLine ? delta.slice(0, -1) : delta;
+  text += body.includes('\n') ? body.replaceAll('\n', `\n${prefix}`) : body;
+  if (endsLine) text += '\n';
+  return { text, state: { ...state, open: 'tool', toolCallId: id, atLineStart: endsLine } };
+}
+
+function chunkText(chunk: Snapshot<'actingChunk'>['chunk']): string {
+  if (typeof chunk === 'string') return chunk;
+  return chunk.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+/** `⇢ handoff to billing (refund request)`: the call handed the conversation on. */
+function handoffLine(msg: Msg, style: Style): string {
+  const handoff = handoffOf(msg);
+  const to = handoff?.to ?? 'another agent';
+  const reason = handoff?.reason ? ` (${truncate(oneLine(handoff.reason), LINE_LIMIT)})` : '';
+  return style.yellow(`⇢ handoff to ${to}${reason}`);
 }
 
 /** `⇣ 40 messages → 1 · 12.1k → 3.0k tokens`: old messages replaced by a summary or marker. */
@@ -216,6 +256,8 @@ function reasonLines(msg: Msg, style: Style): string[] {
       ];
     case 'acting_stopped':
       return [style.yellow('⏸ stopped after running tools')];
+    case 'handoff':
+      return [handoffLine(msg, style)];
     case 'max_iterations':
       return [style.yellow('↯ ended at the step limit')];
     case 'structured_output': {
@@ -257,7 +299,7 @@ function closing(state: RenderState): string {
 }
 
 function closed(state: RenderState): RenderState {
-  return { ...state, open: undefined, atLineStart: true };
+  return { ...state, open: undefined, toolCallId: undefined, atLineStart: true };
 }
 
 /** Closes an open stream line, then writes each of `out` as a whole line. */

@@ -9,8 +9,13 @@ export interface RenderState {
   readonly showThinking: boolean;
   /** When the call started (milliseconds, from the renderer's clock). */
   readonly startedAt: number;
-  /** The stream the current output line belongs to, while one is open (no newline yet). */
-  readonly open: 'text' | 'thinking' | undefined;
+  /**
+   * The stream the current output belongs to, while one is open: reply text or thinking (a
+   * line without its newline yet), or a tool's streamed output (`toolCallId` says whose).
+   */
+  readonly open: 'text' | 'thinking' | 'tool' | undefined;
+  /** The tool call whose streamed output is open (`open === 'tool'`). */
+  readonly toolCallId: string | undefined;
   /** Whether the last character written was a newline (or nothing was written yet). */
   readonly atLineStart: boolean;
   /** The id of the last reply whose text was streamed, so the reply is not printed twice. */
@@ -34,6 +39,7 @@ export function initialRenderState(options: RenderStateOptions = {}): RenderStat
     startedAt: options.startedAt ?? 0,
     open: undefined,
     atLineStart: true,
+    toolCallId: undefined,
     streamedId: undefined,
     errorShown: false,
   };

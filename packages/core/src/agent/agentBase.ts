@@ -13,6 +13,7 @@ import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, streamOf } from './agentEvent.js';
+import { type AgentTool, type AgentToolOptions, agentTool } from './agentTool.js';
 import type { CallContext } from './callContext.js';
 import type { CallOptions, InterruptContext } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
@@ -82,8 +83,7 @@ export abstract class AgentBase implements Agent {
 
   /**
    * Runs the same call as `call()` and emits a frozen snapshot of every hook event of it, in
-   * order, then `{ type: 'reply', msg }`, then completes. Cold; errors like `call()`;
-   * unsubscribing cancels the call.
+   * order, then `{ type: 'reply', msg }`, then completes. Cold; errors and cancels like `call()`.
    */
   stream(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<AgentEvent> {
     return streamOf((sink) => this.#run(input, options, sink));
@@ -98,14 +98,18 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Asks the running call to stop. Cooperative: it sets a flag that `checkInterrupted()`
-   * raises at the subclass's checkpoints and aborts `CallContext.signal`, so in-flight model
-   * requests and tools can stop at once. An interrupt made while idle is forgotten when the
-   * next call starts.
+   * Asks the running call to stop. Cooperative: sets a flag `checkInterrupted()` raises at the
+   * subclass's checkpoints and aborts `CallContext.signal`, so in-flight work stops at once.
+   * An interrupt made while idle is forgotten when the next call starts.
    */
   interrupt(message?: Msg, source: InterruptContext['source'] = 'user'): void {
     this.#interrupt = message === undefined ? { source } : { message, source };
     this.#active?.abort(new InterruptedError(this.name));
+  }
+
+  /** This agent as a Tool `{ request }` another agent can call: see `agentTool`. */
+  asTool(options?: AgentToolOptions): AgentTool {
+    return agentTool(this, options);
   }
 
   /** Registers a hook on this agent; returns a function that removes it. */
@@ -129,10 +133,9 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`. Every
-   * subscriber receives every reply, in order, before the caller does; a subscriber whose
-   * `observe` fails is reported to this agent's `error` hooks as an `ObserveError` (naming
-   * it) and neither stops delivery to the others nor fails this agent's call.
+   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`, each reply in
+   * order and before the caller gets it; a subscriber whose `observe` fails is reported to this
+   * agent's `error` hooks as an `ObserveError` (naming it), failing neither delivery nor call.
    */
   resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
     this.#subscribers ??= new HubSubscribers();
@@ -156,9 +159,8 @@ export abstract class AgentBase implements Agent {
 
   /**
    * Restores a state from `stateDict()`; a module whose key the state omits is left as it is.
-   * Throws `AgentBusyError` while a call is in flight, and a `StateError` whose `path` names
-   * the bad part for a wrong version, an unknown key or a part a module rejects: the agent is
-   * then left as it was.
+   * Throws `AgentBusyError` while a call is in flight, and a `StateError` whose `path` names the
+   * bad part (wrong version, unknown key, a part a module rejects), leaving the agent as it was.
    */
   loadStateDict(state: JsonObject): void {
     if (this.#active) throw new AgentBusyError(this.name);
@@ -292,7 +294,6 @@ export abstract class AgentBase implements Agent {
 
   /** Has every hub subscriber observe `reply` (see `HubSubscribers.broadcast`), then emits it. */
   #broadcast(reply: Msg): Observable<Msg> {
-    const subscribers = this.#subscribers;
-    return subscribers ? subscribers.broadcast(reply, this, this.#hooks.runError) : of(reply);
+    return this.#subscribers?.broadcast(reply, this, this.#hooks.runError) ?? of(reply);
   }
 }

@@ -7,7 +7,8 @@ export type GenerateReason =
   | 'acting_stopped'
   | 'interrupted'
   | 'max_iterations'
-  | 'structured_output';
+  | 'structured_output'
+  | 'handoff';
 
 /** The step that ends the loop with a reply. */
 export interface FinalStep {

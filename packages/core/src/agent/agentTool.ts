@@ -1,0 +1,82 @@
+import { filter, map, type Observable } from 'rxjs';
+import { z } from 'zod';
+import { type Msg, userMsg } from '../message/msg.js';
+import { textOf } from '../message/readers.js';
+import { sanitizeName } from '../model/formatMessages.js';
+import { type Tool, tool } from '../tool/tool.js';
+import type { Agent } from './agent.js';
+import type { AgentEvent } from './agentEvent.js';
+
+/** Options of `agent.asTool()`. */
+export interface AgentToolOptions {
+  /** The tool's name (default: the agent's name, in the function-name charset). */
+  readonly name?: string;
+  /** What the model reads about the tool (default: the agent's description). */
+  readonly description?: string;
+}
+
+/** What `agentTool` delegates to: an agent whose calls can be streamed (every `AgentBase`). */
+export interface StreamingAgent extends Agent {
+  stream(input?: Msg | readonly Msg[]): Observable<AgentEvent>;
+}
+
+/** The arguments of an agent tool: the request the delegate agent gets as a user message. */
+export interface AgentToolArgs {
+  readonly request: string;
+}
+
+/** What `asTool()` returns: a Tool taking `{ request }`. */
+export type AgentTool = Tool<AgentToolArgs>;
+
+const parameters = z.object({
+  request: z
+    .string()
+    .describe('The complete request for the agent, with every detail it needs to answer.'),
+});
+
+/**
+ * A Tool that delegates to `agent` (see `AgentBase.asTool`): each run calls the agent with
+ * the request as a user message and returns its reply's text. The agent's streamed text
+ * arrives as the run's chunks (the caller's `actingChunk` events). An interrupted reply or a
+ * failed call (including `AgentBusyError` when the agent is already running) is an error
+ * result. Aborting the run cancels the agent's call at once, leaving it callable again.
+ * The agent keeps its own memory and never sees the caller's conversation, only the request.
+ * Not deduplicated: the same request may get a new answer.
+ */
+export function agentTool(agent: StreamingAgent, options: AgentToolOptions = {}): AgentTool {
+  const name = options.name ?? sanitizeName(agent.name);
+  const description =
+    options.description ??
+    (agent.description ||
+      `Asks the agent "${agent.name}" to handle a request and returns its answer.`);
+  return tool({
+    name,
+    description,
+    parameters,
+    dedupe: false,
+    execute: ({ request }) => delegate(agent, request),
+  });
+}
+
+/** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
+function delegate(agent: StreamingAgent, request: string): Observable<string> {
+  return agent.stream(userMsg(request)).pipe(
+    filter((event) => event.type === 'reply' || hasText(event)),
+    map((event) => {
+      if (event.type !== 'reply') return (event as TextChunk).delta.text;
+      const reply = event.msg;
+      if (reply.metadata['generateReason'] === 'interrupted') {
+        throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
+      }
+      return textOf(reply);
+    }),
+  );
+}
+
+type TextChunk = { readonly type: 'reasoningChunk'; readonly delta: { readonly text: string } };
+
+function hasText(event: AgentEvent): event is AgentEvent & TextChunk {
+  return (
+    event.type === 'reasoningChunk' && event.delta.text !== undefined && event.delta.text !== ''
+  );
+}

@@ -1,0 +1,143 @@
+import { concat, concatMap, defer, ignoreElements, type Observable, of } from 'rxjs';
+import type { AgentBase } from '../agent/agentBase.js';
+import { HandoffError, InvalidArgumentError } from '../errors.js';
+import { normalizeInput } from '../internal/normalizeInput.js';
+import { type Msg, withMetadata } from '../message/msg.js';
+import { checkAgents } from './checkAgents.js';
+import { handoffOf } from './handoffOf.js';
+
+/** Options of `handoffPipeline`. */
+export interface HandoffOptions {
+  /** Handoffs followed at most (default 5); a reply asking for one more is a `HandoffError`. */
+  readonly maxHandoffs?: number;
+}
+
+const WHERE = 'handoffPipeline()';
+
+/**
+ * Lets agents hand a conversation to each other. `agents[0]` is called with `input`; while
+ * its reply is a handoff (`metadata.generateReason === 'handoff'` and `metadata.handoff.to`,
+ * see `handoffOf`; a ReActAgent's `handoffs` option makes them), the agent of that name among
+ * `agents` first observes the conversation so far that it has not heard yet (the input and
+ * every reply, in order; a ReActAgent's handoff reply is a short note, never the transfer
+ * tool call) and is then called with no new input, so it answers the user's request from what
+ * it heard. Each agent keeps its own memory: what it heard is all it knows of the others.
+ *
+ * Cold. Emits the last reply, with `metadata.handoffPath` (the names of the agents called,
+ * in order), then completes. Errors with `HandoffError` when a reply hands off to a name not
+ * among `agents` or asks for more than `maxHandoffs` hops, with `InvalidArgumentError` for bad
+ * arguments (including two agents of one name), and with any agent's call error.
+ * Unsubscribing cancels the call in flight; interrupting the running agent (`agent.interrupt()`,
+ * e.g. `agents.find((a) => a.isRunning)?.interrupt()`) ends its call with an interrupted reply,
+ * which is not a handoff, so the pipeline emits it and completes.
+ *
+ * In a `MsgHub`, participants also hear every reply through the hub; an agent that stores
+ * each Msg once (every ReActAgent does) is not told twice. Broadcast the input to the hub
+ * first so every participant hears the conversation in order.
+ *
+ * @example
+ * ```ts
+ * const reply = await lastValueFrom(handoffPipeline([triage, billing, technical], userMsg(question)));
+ * reply.metadata.handoffPath; // ['triage', 'billing']
+ * ```
+ */
+export function handoffPipeline(
+  agents: readonly AgentBase[],
+  input?: Msg | readonly Msg[],
+  options: HandoffOptions = {},
+): Observable<Msg> {
+  return defer(() => {
+    const list = checkAgents(agents, WHERE, { allowEmpty: false });
+    const run = new HandoffRun(list, maxHandoffsOf(options));
+    return run.start(list[0]!, input);
+  });
+}
+
+/** One run of a handoff pipeline: the conversation so far, who heard what, the path taken. */
+class HandoffRun {
+  readonly #byName = new Map<string, AgentBase>();
+  readonly #conversation: Msg[] = [];
+  readonly #heard = new Map<AgentBase, Set<string>>();
+  readonly #path: string[] = [];
+
+  constructor(
+    agents: readonly AgentBase[],
+    readonly maxHandoffs: number,
+  ) {
+    for (const agent of agents) {
+      const other = this.#byName.get(agent.name);
+      if (other !== undefined && other !== agent) {
+        throw new InvalidArgumentError(
+          `${WHERE}: two agents are named "${agent.name}", so a handoff to that name is ambiguous; give each agent its own name.`,
+        );
+      }
+      this.#byName.set(agent.name, agent);
+    }
+  }
+
+  start(first: AgentBase, input: Msg | readonly Msg[] | undefined): Observable<Msg> {
+    const msgs = normalizeInput(input, WHERE);
+    this.#conversation.push(...msgs);
+    this.#hear(first, msgs);
+    return this.#call(first, input);
+  }
+
+  #call(agent: AgentBase, input: Msg | readonly Msg[] | undefined): Observable<Msg> {
+    this.#path.push(agent.name);
+    return agent.call(input).pipe(concatMap((reply) => this.#follow(agent, reply)));
+  }
+
+  /** The last reply, marked with the path, or the next hop when `reply` hands off. */
+  #follow(agent: AgentBase, reply: Msg): Observable<Msg> {
+    this.#conversation.push(reply);
+    this.#hear(agent, [reply]);
+    const handoff = handoffOf(reply);
+    if (handoff === undefined) return of(withMetadata(reply, { handoffPath: [...this.#path] }));
+    const target = this.#byName.get(handoff.to);
+    if (target === undefined) {
+      const names = [...this.#byName.keys()].map((name) => `"${name}"`).join(', ');
+      throw new HandoffError(
+        `${WHERE}: "${agent.name}" handed off to "${handoff.to}", which is not one of the pipeline's agents (${names}); add that agent to the list or correct its handoff target.`,
+        [...this.#path],
+        handoff.to,
+      );
+    }
+    if (this.#path.length > this.maxHandoffs) {
+      throw new HandoffError(
+        `${WHERE}: "${agent.name}" handed off to "${handoff.to}" after ${this.maxHandoffs} handoff(s) (path: ${this.#path.join(' → ')}), more than maxHandoffs allows; the agents may be passing the conversation back and forth. Raise maxHandoffs or tell the agents when to answer.`,
+        [...this.#path],
+        handoff.to,
+      );
+    }
+    const unheard = this.#conversation.filter((msg) => !this.#heardBy(target).has(msg.id));
+    this.#hear(target, unheard);
+    return concat(
+      target.observe(unheard).pipe(ignoreElements()),
+      defer(() => this.#call(target, undefined)),
+    );
+  }
+
+  #hear(agent: AgentBase, msgs: readonly Msg[]): void {
+    const heard = this.#heardBy(agent);
+    for (const msg of msgs) heard.add(msg.id);
+  }
+
+  #heardBy(agent: AgentBase): Set<string> {
+    let heard = this.#heard.get(agent);
+    if (heard === undefined) {
+      heard = new Set();
+      this.#heard.set(agent, heard);
+    }
+    return heard;
+  }
+}
+
+function maxHandoffsOf(options: HandoffOptions): number {
+  const max = options.maxHandoffs ?? 5;
+  if (!(Number.isInteger(max) && max >= 0)) {
+    throw new InvalidArgumentError(
+      `${WHERE}: options.maxHandoffs must be a whole number ≥ 0 (got ${String(max)}).`,
+    );
+  }
+  return max;
+}

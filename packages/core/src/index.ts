@@ -36,6 +36,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  ContextWindowError,
   InterruptedError,
   InvalidArgumentError,
   isAbortError,

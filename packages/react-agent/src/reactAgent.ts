@@ -2,13 +2,11 @@ import {
   AgentBase,
   type CallContext,
   type ChatModel,
-  formatMessages,
   InMemoryMemory,
   type InterruptContext,
   InvalidArgumentError,
   type JsonObject,
   type Memory,
-  type ModelOptions,
   type Msg,
   Phases,
   StoreOnceMemory,
@@ -21,7 +19,7 @@ import { defer, EMPTY, map, Observable, of } from 'rxjs';
 import { actingStep } from './acting/actingStep.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
-import { admitInput } from './loop/admitInput.js';
+import { admitInput, inputCharLimit } from './loop/admitInput.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { runReactLoop } from './loop/reactLoop.js';
 import type {
@@ -33,6 +31,7 @@ import type {
 } from './loop/step.js';
 import { Transcript } from './loop/transcript.js';
 import type { ReActAgentOptions } from './reactAgentOptions.js';
+import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
   type ReasoningOutcome,
   type ReasoningSetup,
@@ -73,6 +72,7 @@ export class ReActAgent extends AgentBase {
   readonly #concurrency: number;
   readonly #dedupe: boolean;
   readonly #finishGuard: FinishGuard | undefined;
+  readonly #maxInputChars: number;
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -94,12 +94,8 @@ export class ReActAgent extends AgentBase {
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
     const parallel = options.parallelToolCalls;
-    this.#setup = {
-      model: options.model,
-      modelOptions: options.modelOptions ?? ({} satisfies ModelOptions),
-      parallelToolCalls: parallel,
-      formatter: options.formatter ?? formatMessages,
-    };
+    this.#setup = reasoningSetup(options);
+    this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
@@ -120,7 +116,7 @@ export class ReActAgent extends AgentBase {
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       const transcript = new Transcript(this.memory, this.name);
-      const first = admitInput(transcript, msgs);
+      const first = admitInput(transcript, msgs, this.#maxInputChars);
       const state = this.createCallState(context, transcript);
       let outcome: 'complete' | 'error' | undefined;
       const running = runReactLoop(first, (step) => this.#next(step, state), {

@@ -5,14 +5,13 @@ import {
   estimateTokens,
   InvalidArgumentError,
   type Msg,
-  type ScriptedTurn,
   SUMMARY_PROMPT,
   Toolkit,
   textOf,
   tool,
   userMsg,
 } from '@rxagent/core';
-import type { StrictOpenAIServer } from '@rxagent/core/testing';
+import type { ScriptedTurn, StrictOpenAIServer } from '@rxagent/core/testing';
 import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';

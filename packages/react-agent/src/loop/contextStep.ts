@@ -3,6 +3,7 @@ import {
   type ContextCompression,
   ContextWindowError,
   compressContext,
+  estimateTokens,
   type Formatter,
   type ToolSchema,
 } from '@rxagent/core';
@@ -24,6 +25,28 @@ export interface ContextStepRequest {
   readonly reserve?: number;
   /** No request of the call was sent yet: a `ContextWindowError` then takes the input out. */
   readonly firstRequest?: boolean;
+}
+
+/**
+ * Whether the call's next request already fits `context.maxTokens`: one count, no
+ * Observable, so a step whose request fits (most of them) pays only for counting. When it
+ * does not, run `contextStep`.
+ */
+export function contextFits(
+  state: ReActCallState,
+  setup: ContextStepSetup,
+  request: ContextStepRequest = {},
+): boolean {
+  const settings = setup.context;
+  const count = settings.countTokens ?? estimateTokens;
+  const tokens = count({
+    systemPrompt: state.context.systemPrompt,
+    messages: state.transcript.messages(),
+    tools: request.tools ?? state.toolkit.schemas(),
+    formatter: setup.formatter,
+    selfName: state.agentName,
+  });
+  return tokens <= budget(settings, request);
 }
 
 /**
@@ -52,7 +75,7 @@ export function contextStep(
       messages: transcript.messages(),
       systemPrompt: context.systemPrompt,
       tools: request.tools ?? state.toolkit.schemas(),
-      maxTokens: Math.max(1, settings.maxTokens - (request.reserve ?? 0)),
+      maxTokens: budget(settings, request),
       keepRecent: settings.keepRecent,
       strategy: settings.strategy,
       summaryModel: settings.summaryModel,
@@ -70,6 +93,11 @@ export function contextStep(
       }),
     );
   });
+}
+
+/** The most tokens the memory part of the request may count. */
+function budget(settings: ContextSettings, request: ContextStepRequest): number {
+  return Math.max(1, settings.maxTokens - (request.reserve ?? 0));
 }
 
 function apply(state: ReActCallState, result: ContextCompression): void {

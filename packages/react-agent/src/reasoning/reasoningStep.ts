@@ -9,7 +9,7 @@ import {
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import type { ContextSettings } from '../loop/contextOptions.js';
-import { contextStep } from '../loop/contextStep.js';
+import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { type StreamedReply, streamReply } from './streamReply.js';
@@ -64,15 +64,9 @@ export function reasoningStep(
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;
-    if (settings === undefined) start();
-    else {
-      const fit = contextStep(
-        state,
-        { context: settings, formatter: setup.formatter },
-        { firstRequest: state.iterations <= 1 },
-      );
-      phases.after(fit, start);
-    }
+    const sizing = settings && { context: settings, formatter: setup.formatter };
+    if (sizing === undefined || contextFits(state, sizing)) start();
+    else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
     return phases.subscription;
   });
 }

@@ -7,7 +7,7 @@ import {
   type PreSummaryEvent,
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
-import { contextStep } from '../loop/contextStep.js';
+import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { ReasoningSetup } from './reasoningStep.js';
 import { type StreamedReply, streamReply } from './streamReply.js';
@@ -68,12 +68,10 @@ export function summaryStep(
     else {
       const count = settings.countTokens ?? estimateTokens;
       const reserve = count({ systemPrompt: '', messages: [instruction], tools: [] });
-      const fit = contextStep(
-        state,
-        { context: settings, formatter: setup.formatter },
-        { tools: [], reserve },
-      );
-      phases.after(fit, start);
+      const sizing = { context: settings, formatter: setup.formatter };
+      const withoutTools = { tools: [], reserve };
+      if (contextFits(state, sizing, withoutTools)) start();
+      else phases.after(contextStep(state, sizing, withoutTools), start);
     }
     return phases.subscription;
   });

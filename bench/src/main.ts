@@ -14,6 +14,7 @@ import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
 import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
+import { longConversation } from './suites/longConversation.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { streaming } from './suites/streaming.js';
@@ -28,6 +29,7 @@ const SUITES = [
   'parkedAgents',
   'streaming',
   'importTime',
+  'longConversation',
 ] as const;
 
 const args = process.argv.slice(2);
@@ -70,6 +72,7 @@ try {
 }
 if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
+if (want('longConversation')) report(await longConversation(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

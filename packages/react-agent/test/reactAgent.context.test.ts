@@ -1,5 +1,7 @@
 import {
   type AgentEvent,
+  type ChatChunk,
+  type ChatModel,
   type ChatRequest,
   ContextWindowError,
   estimateTokens,
@@ -12,8 +14,8 @@ import {
   userMsg,
 } from '@rxagent/core';
 import type { ScriptedTurn, StrictOpenAIServer } from '@rxagent/core/testing';
-import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
-import { lastValueFrom, toArray } from 'rxjs';
+import { pendingToolCalls, ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
+import { lastValueFrom, Observable, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { harness, run, wireMessages } from './harness.js';
@@ -318,6 +320,57 @@ describe('ReActAgent context', () => {
     const reply = events[events.length - 1] as Extract<AgentEvent, { type: 'reply' }>;
     expect(reply.msg.metadata['generateReason']).toBe('max_iterations');
     expect(server.requests[server.requests.length - 1]!.body['tools']).toBeUndefined();
+  });
+
+  it('cancels the summary request on unsubscribe or interrupt, leaving memory uncompressed and valid', async () => {
+    for (const end of ['unsubscribe', 'interrupt'] as const) {
+      let tornDown = false;
+      let started!: () => void;
+      const summaryStarted = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const summaryModel: ChatModel = {
+        modelName: 'slow-summary',
+        // Never answers; like a real model it errors when its request's signal aborts.
+        stream: (request) =>
+          new Observable<ChatChunk>((subscriber) => {
+            started();
+            const abort = () => subscriber.error(request.signal?.reason);
+            request.signal?.addEventListener('abort', abort);
+            return () => {
+              tornDown = true;
+              request.signal?.removeEventListener('abort', abort);
+            };
+          }),
+      };
+      const { agent } = await harness(script(), {
+        toolkit: new Toolkit([pageTool()]),
+        context: { maxTokens: 1_500, keepRecent: 2, summaryModel },
+      });
+      let blocked = false;
+      for (let turn = 0; turn < 8 && !blocked; turn++) {
+        let finish!: (reply: Msg | undefined) => void;
+        const finished = new Promise<Msg | undefined>((resolve) => {
+          finish = resolve;
+        });
+        const subscription = agent.call(userMsg(`Topic ${turn}`)).subscribe({
+          next: (reply) => finish(reply),
+          error: () => finish(undefined),
+        });
+        blocked = await Promise.race([summaryStarted.then(() => true), finished.then(() => false)]);
+        if (!blocked) continue;
+        if (end === 'unsubscribe') subscription.unsubscribe();
+        else {
+          agent.interrupt();
+          expect((await finished)?.metadata['generateReason']).toBe('interrupted');
+        }
+      }
+      expect(blocked).toBe(true);
+      expect(tornDown).toBe(true);
+      const messages = agent.memory.messages();
+      expect(compressedIndexes(messages)).toEqual([]);
+      expect(pendingToolCalls(messages).calls).toEqual([]);
+    }
   });
 
   it('rejects bad context options with an InvalidArgumentError naming the field', () => {

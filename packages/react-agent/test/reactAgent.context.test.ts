@@ -207,6 +207,25 @@ describe('ReActAgent context', () => {
     expect(agent.memory.messages().map((m) => m.id)).toEqual(before);
   });
 
+  it('keeps the results of a resumed tool call when the next request cannot fit', async () => {
+    const { server, agent } = await harness(
+      [{ toolCalls: [{ id: 'c1', name: 'fetch_page', arguments: { topic: 'a' } }] }],
+      { toolkit: new Toolkit([pageTool()]), context: { maxTokens: 300 } },
+    );
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'postReasoning') event.stopAgent();
+      },
+    });
+    await run(agent, userMsg('Read a page'));
+    const error = await run(agent).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextWindowError);
+    expect(server.requests).toHaveLength(1);
+    const stored = agent.memory.messages();
+    expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(JSON.stringify(stored[2]!.content)).toContain('Page about a');
+  });
+
   it('fails with ContextWindowError when the system prompt alone is too large', async () => {
     const { server, agent } = await harness([], {
       sysPrompt: 'z'.repeat(4_000),

@@ -5,6 +5,7 @@ import {
   compressContext,
   estimateTokens,
   type Formatter,
+  type Msg,
   type ToolSchema,
 } from '@rxagent/core';
 import { defer, type Observable, tap } from 'rxjs';
@@ -58,8 +59,8 @@ export function contextFits(
  *
  * Errors with `ContextWindowError` when the request cannot be made to fit; nothing is sent
  * then, and memory is left as it was — before the call's first request (`firstRequest`),
- * also without what the call stored (its input), so the agent is not left holding a
- * message it can never send.
+ * also without the input the call stored (unless it stored tool results), so the agent is
+ * not left holding a message it can never send.
  * Unsubscribing cancels the summary request.
  */
 export function contextStep(
@@ -109,10 +110,19 @@ function apply(state: ReActCallState, result: ContextCompression): void {
   state.context.addUsage(result.usage);
 }
 
-/** Before the call's first request, a request that cannot fit takes the call's input back out. */
+/**
+ * Before the call's first request, a request that cannot fit takes the call's input back
+ * out — unless the call stored tool results (tools ran, or were supplied): those stay.
+ */
 function forgetInput(state: ReActCallState, error: unknown): void {
   if (!(error instanceof ContextWindowError)) return;
   const { transcript } = state;
   const added = transcript.messages().slice(transcript.startLength);
-  if (added.length > 0) transcript.delete(added.map((msg) => msg.id));
+  if (added.length === 0 || added.some(isRealResult)) return;
+  transcript.delete(added.map((msg) => msg.id));
+}
+
+/** A tool result other than the `[cancelled]` ones a new input gives pending calls. */
+function isRealResult(msg: Msg): boolean {
+  return msg.role === 'tool' && msg.metadata['resultKind'] !== 'cancelled';
 }

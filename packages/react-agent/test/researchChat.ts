@@ -24,6 +24,7 @@ export function pageTool() {
   });
 }
 
+/** Whether a request is a context summary request (its system prompt is `SUMMARY_PROMPT`). */
 export function isSummaryRequest(request: ChatRequest): boolean {
   const first = request.messages[0];
   return first?.role === 'system' && first.content === SUMMARY_PROMPT;

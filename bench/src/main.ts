@@ -16,6 +16,7 @@ import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
 import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
+import { longConversation } from './suites/longConversation.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
@@ -33,6 +34,7 @@ const SUITES = [
   'streaming',
   'importTime',
   'redis',
+  'longConversation',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis']);
@@ -79,6 +81,7 @@ try {
 if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
+if (want('longConversation')) report(await longConversation(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

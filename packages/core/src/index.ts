@@ -43,6 +43,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  ContextWindowError,
   InterruptedError,
   InvalidArgumentError,
   isAbortError,

@@ -2,12 +2,10 @@ import {
   AgentBase,
   type CallContext,
   type ChatModel,
-  formatMessages,
   InMemoryMemory,
   type InterruptContext,
   type JsonObject,
   type Memory,
-  type ModelOptions,
   type Msg,
   Phases,
   StoreOnceMemory,
@@ -21,7 +19,7 @@ import { actingStep } from './acting/actingStep.js';
 import { checkReActOptions } from './checkReActOptions.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
-import { admitInput } from './loop/admitInput.js';
+import { admitInput, inputCharLimit } from './loop/admitInput.js';
 import { Handoffs } from './loop/handoffs.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { runReactLoop } from './loop/reactLoop.js';
@@ -34,6 +32,7 @@ import type {
 } from './loop/step.js';
 import { Transcript } from './loop/transcript.js';
 import type { ReActAgentOptions } from './reactAgentOptions.js';
+import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
   type ReasoningOutcome,
   type ReasoningSetup,
@@ -77,6 +76,7 @@ export class ReActAgent extends AgentBase {
   readonly #handoffs: Handoffs;
   /** The toolkit of each call: `toolkit`, extended with the transfer tools of `handoffs`. */
   readonly #callToolkit: Toolkit;
+  readonly #maxInputChars: number;
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -88,12 +88,8 @@ export class ReActAgent extends AgentBase {
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
     const parallel = options.parallelToolCalls;
-    this.#setup = {
-      model: options.model,
-      modelOptions: options.modelOptions ?? ({} satisfies ModelOptions),
-      parallelToolCalls: parallel,
-      formatter: options.formatter ?? formatMessages,
-    };
+    this.#setup = reasoningSetup(options);
+    this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
     this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
@@ -116,7 +112,7 @@ export class ReActAgent extends AgentBase {
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       const transcript = new Transcript(this.memory, this.name);
-      const first = admitInput(transcript, msgs);
+      const first = admitInput(transcript, msgs, this.#maxInputChars);
       const state = this.createCallState(context, transcript);
       let outcome: 'complete' | 'error' | undefined;
       const running = runReactLoop(first, (step) => this.#next(step, state), {

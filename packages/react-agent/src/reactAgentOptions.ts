@@ -7,6 +7,7 @@ import type {
   Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
+import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
 
 /** Options of `new ReActAgent(...)`. */
@@ -38,4 +39,15 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * `metadata.handoff = { to, reason? }`; `handoffPipeline` (core) then calls the target.
    */
   readonly handoffs?: readonly HandoffOption[];
+  /**
+   * Keeps every request within a token budget: before each reasoning step (and before the
+   * max-iterations summary) the oldest messages are replaced in memory by a summary or a
+   * drop marker when the request would count more than `maxTokens`. Unset: no counting.
+   */
+  readonly context?: ContextOptions;
+  /**
+   * The longest single input message, in characters (default 1,000,000): a longer one fails
+   * the call with an `InvalidArgumentError` before anything is stored.
+   */
+  readonly maxInputChars?: number;
 }

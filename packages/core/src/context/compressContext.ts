@@ -1,5 +1,5 @@
 import { concatMap, defer, map, type Observable, of, reduce, throwError } from 'rxjs';
-import type { AgentBase } from '../agent/agentBase.js';
+import type { Agent } from '../agent/agent.js';
 import { ContextWindowError, InvalidArgumentError, ModelError } from '../errors.js';
 import type { HookEvent, PostCompressEvent, PreCompressEvent } from '../hooks/hookEvent.js';
 import type { Msg } from '../message/msg.js';
@@ -23,7 +23,7 @@ export type CompressionStrategy = 'summarize' | 'drop';
 /** What `compressContext` needs: the request about to be sent, and the context settings. */
 export interface CompressContextOptions {
   /** The agent whose memory this is; hook events carry it. */
-  readonly agent: AgentBase;
+  readonly agent: Agent;
   /** Memory, oldest first (what the request would send, without the system prompt). */
   readonly messages: readonly Msg[];
   readonly systemPrompt: string;

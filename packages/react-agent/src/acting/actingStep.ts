@@ -33,7 +33,7 @@ export function actingStep(
     let stopRequested = false;
     const store = (index: number, outcome: ToolCallOutcome): Msg => {
       if (outcome.stopRequested) stopRequested = true;
-      return state.transcript.settle(calls[index]!, outcome.result, outcome.kind);
+      return state.transcript.settle(calls[index]!, outcome.result, outcome.kind, outcome.metadata);
     };
     return mergeInOrder(
       calls.length,

@@ -10,6 +10,7 @@ import {
   type ToolResultKind,
   type ToolUseBlock,
   toolOutputText,
+  truncateResult,
 } from '@rxagent/core';
 import { concatMap, EMPTY, Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -24,20 +25,24 @@ export interface ToolCallSetup {
 }
 
 /**
- * A finished tool call: the result as postActing hooks left it, whether one asked to stop,
- * and why the framework rather than the tool answered, if it did.
+ * A finished tool call: the result as postActing hooks left it (cut to the tool's
+ * `resultLimit`), whether one asked to stop, why the framework rather than the tool
+ * answered, if it did, and the metadata for its Msg (what hooks put in `event.metadata`,
+ * plus `truncated = { originalChars }` when it was cut).
  */
 export interface ToolCallOutcome {
   readonly result: ToolResultBlock;
   readonly stopRequested: boolean;
   readonly kind?: ToolResultKind;
+  readonly metadata?: JsonObject;
 }
 
 /**
  * Runs one tool call: preActing hooks (may change the input, never the id), the toolkit
  * (its chunks fire actingChunk events; every failure is an error result), postActing hooks
- * (may change the result, never its id). Identical repeated calls within the agent call are
- * answered without running. Cold; emits one outcome.
+ * (see the whole result; may change it, never its id), then the result is cut to
+ * `toolkit.resultLimit(name)` characters (`truncateResult`). Identical repeated calls within
+ * the agent call are answered without running. Cold; emits one outcome.
  *
  * The phases run in one `new Observable` (see `Phases`); with nobody listening, the hooks
  * are skipped without an Observable, so a call costs little more than its tool.
@@ -82,12 +87,7 @@ export function runToolCall(
         context.listens('postActing'),
       );
       phases.afterHooks(context, event, (final) =>
-        phases.finish({
-          result:
-            final.result.id === toolCall.id ? final.result : { ...final.result, id: toolCall.id },
-          stopRequested: stop.stopped,
-          ...(kind !== undefined && { kind }),
-        }),
+        phases.finish(outcome(state, final, stop.stopped, kind)),
       );
     };
     phases.afterHooks(
@@ -97,6 +97,27 @@ export function runToolCall(
     );
     return phases.subscription;
   });
+}
+
+/** The stored form of a postActing event as hooks left it: its id kept, its text cut. */
+function outcome(
+  state: ReActCallState,
+  event: PostActingEvent,
+  stopRequested: boolean,
+  kind: ToolResultKind | undefined,
+): ToolCallOutcome {
+  const { toolCall } = event;
+  const result =
+    event.result.id === toolCall.id ? event.result : { ...event.result, id: toolCall.id };
+  const cut = truncateResult(result, state.toolkit.resultLimit(toolCall.name));
+  const metadata =
+    cut.truncated === undefined ? event.metadata : { ...event.metadata, truncated: cut.truncated };
+  return {
+    result: cut.result,
+    stopRequested,
+    ...(kind !== undefined && { kind }),
+    ...(metadata !== undefined && { metadata }),
+  };
 }
 
 /** An error result that arrived once the call was aborted is the toolkit's interrupted result. */

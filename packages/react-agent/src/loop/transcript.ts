@@ -26,12 +26,16 @@ export class Transcript {
   #invalidArguments: JsonObject;
   /** Results that finished before an earlier call of their batch, by call id. */
   readonly #early = new Map<string, Msg>();
+  /** How many messages memory held when the transcript was made (before the call's input). */
+  readonly startLength: number;
 
   constructor(
     readonly memory: Memory,
     readonly agentName: string,
   ) {
-    const pending = pendingToolCalls(memory.messages());
+    const messages = memory.messages();
+    this.startLength = messages.length;
+    const pending = pendingToolCalls(messages);
     this.#open = [...pending.calls];
     this.#invalidArguments = pending.invalidArguments;
   }
@@ -90,10 +94,16 @@ export class Transcript {
 
   /**
    * Records the result of an open call. It is stored at once when every call before it has
-   * its result, else when they have; returns the result's Msg.
+   * its result, else when they have; returns the result's Msg. `metadata` (what postActing
+   * hooks recorded, `truncated`) goes on that Msg, beside `resultKind`.
    */
-  settle(call: ToolUseBlock, result: ToolResultBlock, kind?: ToolResultKind): Msg {
-    const msg = this.#resultMsg(result, kind);
+  settle(
+    call: ToolUseBlock,
+    result: ToolResultBlock,
+    kind?: ToolResultKind,
+    metadata?: JsonObject,
+  ): Msg {
+    const msg = this.#resultMsg(result, kind, metadata);
     if (!this.#open.some((open) => open.id === call.id)) return msg;
     this.#early.set(call.id, msg);
     this.#flush();
@@ -133,12 +143,13 @@ export class Transcript {
     this.#reopen();
   }
 
-  #resultMsg(result: ToolResultBlock, kind: ToolResultKind | undefined): Msg {
-    return toolResultMsg(
-      this.agentName,
-      result,
-      kind === undefined ? undefined : { resultKind: kind },
-    );
+  #resultMsg(
+    result: ToolResultBlock,
+    kind: ToolResultKind | undefined,
+    metadata?: JsonObject,
+  ): Msg {
+    if (kind === undefined) return toolResultMsg(this.agentName, result, metadata);
+    return toolResultMsg(this.agentName, result, { ...metadata, resultKind: kind });
   }
 
   /** Stores the results waiting at the head of the open calls. */

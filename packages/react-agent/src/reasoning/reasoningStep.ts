@@ -8,6 +8,8 @@ import {
   type PreReasoningEvent,
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
+import type { ContextSettings } from '../loop/contextOptions.js';
+import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { type StreamedReply, streamReply } from './streamReply.js';
@@ -18,6 +20,8 @@ export interface ReasoningSetup {
   readonly modelOptions: ModelOptions;
   readonly parallelToolCalls: boolean | undefined;
   readonly formatter: Formatter;
+  /** Keeps requests within a token budget (the agent's `context` option); unset: no counting. */
+  readonly context?: ContextSettings;
 }
 
 /** The reply of a reasoning step as postReasoning hooks left it, and whether one asked to stop. */
@@ -27,11 +31,13 @@ export interface ReasoningOutcome {
 }
 
 /**
- * One reasoning step: preReasoning hooks shape the request (for this request only), the
- * model streams the reply, postReasoning hooks may change it. Cold; emits one outcome.
- * Nothing is stored here except a partial reply when the stream is cut.
+ * One reasoning step: with `setup.context`, the context step first makes the request fit
+ * (compressing memory, or failing with `ContextWindowError` before anything is sent); then
+ * preReasoning hooks shape the request (for this request only), the model streams the
+ * reply, postReasoning hooks may change it. Cold; emits one outcome. Nothing else is stored
+ * here except a partial reply when the stream is cut.
  *
- * The three phases run one after another in one `new Observable` (see `Phases`): a parked
+ * The phases run one after another in one `new Observable` (see `Phases`): a parked
  * call holds this step for as long as its request is open.
  */
 export function reasoningStep(
@@ -56,7 +62,11 @@ export function reasoningStep(
         phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
       );
     };
-    phases.afterHooks(context, preReasoningEvent(state, setup), request);
+    const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
+    const settings = setup.context;
+    const sizing = settings && { context: settings, formatter: setup.formatter };
+    if (sizing === undefined || contextFits(state, sizing)) start();
+    else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
     return phases.subscription;
   });
 }

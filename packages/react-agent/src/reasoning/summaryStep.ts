@@ -1,11 +1,13 @@
 import {
   createMsg,
+  estimateTokens,
   type Msg,
   Phases,
   type PostSummaryEvent,
   type PreSummaryEvent,
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
+import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { ReasoningSetup } from './reasoningStep.js';
 import { type StreamedReply, streamReply } from './streamReply.js';
@@ -22,7 +24,9 @@ export function summaryInstruction(maxIters: number): Msg {
 
 /**
  * The max-iterations summary: one request with `tools` omitted, between preSummary and
- * postSummary hooks. The instruction is sent, not stored. Cold; emits the reply (not stored).
+ * postSummary hooks. The instruction is sent, not stored. With `setup.context`, the context
+ * step first makes that request (no tools, the instruction reserved) fit. Cold; emits the
+ * reply (not stored).
  */
 export function summaryStep(
   state: ReActCallState,
@@ -49,13 +53,26 @@ export function summaryStep(
         { type: 'postSummary', agent: context.agent, reply, ...info },
         (event) => phases.finish(event.reply),
       );
-    const preSummary: PreSummaryEvent = {
-      type: 'preSummary',
-      agent: context.agent,
-      messages: [...state.transcript.messages(), summaryInstruction(maxIters)],
-      systemPrompt: context.systemPrompt,
+    const instruction = summaryInstruction(maxIters);
+    const start = (): void => {
+      const preSummary: PreSummaryEvent = {
+        type: 'preSummary',
+        agent: context.agent,
+        messages: [...state.transcript.messages(), instruction],
+        systemPrompt: context.systemPrompt,
+      };
+      phases.afterHooks(context, preSummary, request);
     };
-    phases.afterHooks(context, preSummary, request);
+    const settings = setup.context;
+    if (settings === undefined) start();
+    else {
+      const count = settings.countTokens ?? estimateTokens;
+      const reserve = count({ systemPrompt: '', messages: [instruction], tools: [] });
+      const sizing = { context: settings, formatter: setup.formatter };
+      const withoutTools = { tools: [], reserve };
+      if (contextFits(state, sizing, withoutTools)) start();
+      else phases.after(contextStep(state, sizing, withoutTools), start);
+    }
     return phases.subscription;
   });
 }

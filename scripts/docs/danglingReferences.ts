@@ -18,9 +18,9 @@ const CODE_FILE = /\.(ts|mts|js|mjs|cjs|css|ya?ml|sh)$|(^|\/)\.ci\/run$/;
 const GENERATED = /(^|\/)pnpm-lock\.yaml$/;
 /** A markdown link or image: `[text](target)`. */
 const MARKDOWN_LINK = /\]\(([^)\s]+)\)/g;
-/** A document named anywhere: `name.md`, with an optional (relative or absolute) path. */
+/** A document named anywhere: a name ending in `.md`, with an optional relative or absolute path. */
 const DOCUMENT_NAME = /(?<![\w/.@:-])((?:\.{1,2}\/|\/)*[\w-][\w./-]*\.md)(?![\w/])/g;
-/** A relative path that climbs out of its directory into another: `../dir/…`. */
+/** A relative path that climbs out of its directory into another one (`..` then a directory). */
 const PARENT_PATH = /(?<![\w/.-])((?:\.\.\/)+[\w@.-]+\/[\w@./-]*)/g;
 
 /**
@@ -34,10 +34,11 @@ export const RUNTIME_DOCUMENTS: ReadonlyMap<string, string> = new Map([
 
 /**
  * Every citation in `files` (paths relative to `root`) of a document or path that is not in
- * the repository: relative markdown links, `*.md` names (a bare name is found when a tracked
- * file has that name, or it is one of {@link RUNTIME_DOCUMENTS}) and `../dir/…` paths, which
- * must exist relative to the citing file (a `.js` path also matches its `.ts` source). Prose
- * files are read whole, code files only in their comments; URLs are not checked.
+ * the repository: relative markdown links, names ending in `.md` (a bare name is found when a
+ * file of the repository has it, or it is one of {@link RUNTIME_DOCUMENTS}) and relative paths
+ * that climb into another directory, which must exist relative to the citing file (a `.js`
+ * path also matches its `.ts` source). Prose files are read whole, code files only in their
+ * comments; URLs are not checked.
  */
 export function danglingReferences(root: string, files: readonly string[]): DanglingReference[] {
   const tracked = new Set(files);
@@ -82,7 +83,11 @@ function commentOf(line: string): string {
   const trimmed = line.trimStart();
   if (/^(\/\/|\/\*|\*|#)/.test(trimmed)) return trimmed;
   const trailing = line.indexOf(' // ');
-  return trailing === -1 ? '' : line.slice(trailing);
+  if (trailing === -1) return '';
+  // A `//` inside a string literal (an odd number of quotes before it) is no comment.
+  const before = line.slice(0, trailing);
+  const inString = ["'", '"', '`'].some((quote) => before.split(quote).length % 2 === 0);
+  return inString ? '' : line.slice(trailing);
 }
 
 function withoutUrls(line: string): string {

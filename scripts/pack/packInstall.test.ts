@@ -81,7 +81,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     [installed, lint] = await Promise.all([install, checks]);
   }, 240_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }));
 
   it('builds every package on prepack with tsc -p tsconfig.build.json', () => {
     expect(packages.length).toBeGreaterThanOrEqual(7);
@@ -95,7 +95,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
   it('ships .js and .d.ts for every export subpath, real versions for workspace dependencies, no tests', async () => {
     const problems = await Promise.all([...tarballs.values()].map(tarballProblems));
     expect(problems.flat()).toEqual([]);
-  });
+  }, 60_000);
 
   it('passes publint and arethetypeswrong (ESM-only profile)', () => {
     expect(lint).toEqual([]);
@@ -126,5 +126,5 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     });
     expect(run.code, describeFailure('node dist/main.js', run)).toBe(0);
     expect(run.stdout).toBe('19 + 23 = 42.\n');
-  });
+  }, 120_000);
 });

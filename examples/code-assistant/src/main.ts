@@ -2,7 +2,7 @@
  * code-assistant: an agent that reads this repository, explains code and computes with a
  * calculator tool, while a judge checks every final answer covers the whole request.
  *
- *   pnpm --filter @rxagent/example-code-assistant start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-code-assistant start
  *
  * What to look for in the output: the second `read_file` is answered with a [duplicate]
  * result instead of running again; the judge rejects the first draft (it forgot the number)

@@ -1,7 +1,7 @@
 /**
  * knowledge-base: answer a policy question from a bundled markdown knowledge base.
  *
- *   pnpm --filter @rxagent/example-knowledge-base start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-knowledge-base start
  *
  * Shows: a real ranked search (BM25, `bm25.ts`) over `kb/*.md`; a postActing hook that
  * redacts secrets (API keys, bearer tokens, internal URLs) from tool output before the

@@ -4,7 +4,7 @@
  * get-sum, get-tiny-image, ...) become rxagent tools, validated against the server's JSON
  * Schemas before each call.
  *
- *   pnpm --filter @rxagent/example-mcp-tools start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-mcp-tools start
  *
  * Offline (default) a scripted model plays the conversation (the tool really runs on the
  * server); with OPENAI_API_KEY or OPENAI_BASE_URL set, a real model chooses the tools. Set

@@ -3,7 +3,7 @@
  * `@rxagent/otel` records GenAI semantic-convention spans (invoke_agent, chat, execute_tool);
  * an in-memory exporter collects them and the program prints the trace as a tree.
  *
- *   pnpm --filter @rxagent/example-otel-trace start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-otel-trace start
  *
  * Offline (default) scripted models play both agents (the tool really runs); with
  * OPENAI_API_KEY or OPENAI_BASE_URL set, both use the real model. To send the spans to a

@@ -2,7 +2,7 @@
  * structured-report: a StructuredOutputAgent looks sales data up with a business tool and
  * returns a typed, validated object (the zod schema in `salesReport.ts`) instead of prose.
  *
- *   pnpm --filter @rxagent/example-structured-report start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-structured-report start
  *
  * It runs twice, once per reminder strategy for a model that answers in plain text:
  * TOOL_CHOICE forces the `generate_response` tool on the next request (`↳ tool choice

@@ -2,7 +2,7 @@
  * weather-outfit: the README demo. One ReActAgent, two real tools, and every step of the
  * call rendered to the terminal as it happens.
  *
- *   pnpm --filter @rxagent/example-weather-outfit start
+ *   npx -y pnpm@10.34.9 --filter @rxagent/example-weather-outfit start
  *
  * Offline (default) a scripted model plays the conversation; with OPENAI_API_KEY or
  * OPENAI_BASE_URL set, the same program talks to a real model.

@@ -35,7 +35,7 @@ export interface AgentBaseOptions {
  * subclass overrides them.
  *
  * @example
- * ```ts
+ * ```ts run
  * class Echo extends AgentBase {
  *   protected doCall(msgs: Msg[]): Observable<Msg> {
  *     return of(assistantMsg(msgs.map(textOf).join(' '), { name: this.name }));

@@ -20,10 +20,11 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'>;
  *
  * @example
  * ```ts
- * new Observable<Msg>((subscriber) => {
- *   const phases = new Phases(subscriber);
- *   phases.afterHooks(context, preEvent, (pre) =>
- *     phases.after(model.stream(request(pre)), (reply) => phases.finish(reply)),
+ * // preReasoning hooks (which may change the messages), then the model step, then the reply:
+ * const step = new Observable<Msg>((subscriber) => {
+ *   const phases = new Phases<Msg>(subscriber);
+ *   phases.afterHooks(context, preReasoning, (event) =>
+ *     phases.after(replyTo(event.messages), (reply) => phases.finish(reply)),
  *   );
  *   return phases.subscription;
  * });

@@ -29,7 +29,7 @@ export interface RedactSecretsOptions {
  *
  * @example
  * ```ts
- * new ReActAgent({ ..., hooks: [redactSecretsHook({ envVars: ['DATABASE_URL'] })] });
+ * new ReActAgent({ name: 'assistant', sysPrompt, model, hooks: [redactSecretsHook({ envVars: ['DATABASE_URL'] })] });
  * ```
  */
 export function redactSecretsHook(options: RedactSecretsOptions = {}): Hook {

@@ -28,7 +28,8 @@ type Outcome =
  *
  * @example
  * ```ts
- * const [pro, con] = await lastValueFrom(fanoutPipeline([optimist, pessimist], userMsg(question)));
+ * const replies = await lastValueFrom(fanoutPipeline([optimist, pessimist], userMsg(question)));
+ * for (const reply of replies) console.log(`${reply.name}: ${textOf(reply)}`); // optimist first
  * ```
  */
 export function fanoutPipeline(

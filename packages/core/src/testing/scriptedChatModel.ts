@@ -32,10 +32,12 @@ export interface ScriptedChatModelOptions {
  * every request the real OpenAI API would reject, with the validator of the strict server.
  *
  * @example
+ * ```ts
  * const model = new ScriptedChatModel([
  *   { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
  *   'It is sunny in Paris.',
  * ]);
+ * ```
  */
 export class ScriptedChatModel implements ChatModel {
   /** The model's name (`options.modelName`, default `"scripted-model"`). */

@@ -45,10 +45,17 @@ const ENDPOINT = '/v1/chat/completions';
  * ran out is answered 500 with a message saying so (and `x-should-retry: false`).
  *
  * @example
+ * ```ts run
  * const server = await startStrictOpenAIServer({ script: ['Hello!'] });
- * const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL });
- * // ... run the agent, then:
- * await server.close();
+ * try {
+ *   const model = new OpenAIChatModel({ baseURL: server.baseURL, apiKey: 'test', model: 'test-model' });
+ *   const agent = new ReActAgent({ name: 'assistant', sysPrompt: 'Be brief.', model });
+ *   const reply = await lastValueFrom(agent.call(userMsg('Hi')));
+ *   console.log(textOf(reply), server.requests.length); // "Hello!" 1
+ * } finally {
+ *   await server.close();
+ * }
+ * ```
  */
 export async function startStrictOpenAIServer(
   options: StrictOpenAIServerOptions = {},

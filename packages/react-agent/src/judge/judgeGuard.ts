@@ -27,7 +27,7 @@ FAIL: <which points of the request are missing or wrong, as an instruction to th
  *
  * @example
  * ```ts
- * new ReActAgent({ ..., finishGuard: new JudgeGuard({ model, maxRetries: 2 }) });
+ * new ReActAgent({ name: 'assistant', sysPrompt, model, finishGuard: new JudgeGuard({ model, maxRetries: 2 }) });
  * ```
  */
 export class JudgeGuard implements FinishGuard {

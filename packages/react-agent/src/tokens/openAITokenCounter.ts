@@ -33,9 +33,10 @@ export function encodingForModel(model: string): OpenAIEncoding {
  * encoding.
  *
  * @example
- * ```ts
+ * ```ts run
  * const countTokens = await openAITokenCounter({ model: 'gpt-4o' });
- * new ReActAgent({ ..., context: { maxTokens: 100_000, countTokens } });
+ * const tokens = countTokens({ systemPrompt: 'Be brief.', messages: [userMsg('Hi!')], tools: [] });
+ * console.log(tokens); // the prompt tokens OpenAI would bill for this request
  * ```
  */
 export async function openAITokenCounter(

@@ -12,6 +12,7 @@ import type {
   Msg,
   PreReasoningEvent,
   Tool,
+  Toolkit,
 } from '@rxagent/core';
 import type { ReActAgent } from '@rxagent/react-agent';
 import type { Observable } from 'rxjs';
@@ -36,6 +37,18 @@ export declare const pessimist: AgentBase;
 export declare const alice: AgentBase;
 export declare const bob: AgentBase;
 export declare const carol: AgentBase;
+/** Agents of a support desk that hand off to each other. */
+export declare const triage: AgentBase;
+export declare const billing: AgentBase;
+export declare const technical: AgentBase;
+export declare const planner: AgentBase;
+export declare const critic: AgentBase;
+/** Toolkits of an application's own tools, and a user's ticket. */
+export declare const kbTools: Toolkit;
+export declare const ledgerTools: Toolkit;
+export declare const ticket: string;
+/** A Redis URL. */
+export declare const url: string;
 /** A tool. */
 export declare const getWeather: Tool;
 /** A weather service a tool calls. */

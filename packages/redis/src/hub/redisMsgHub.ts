@@ -30,17 +30,16 @@ import { StreamReader } from './streamReader.js';
  * process killed between a participant's `observe` and the position write gets that one
  * entry again on restart; it has lost its in-memory agent state with the crash anyway.)
  *
- * While Redis is down, the hub retries its reads with backoff (50 ms to 1 s) and reports
- * each failure on `events`; a participant's reply fails its call with `StoreUnavailableError`
- * after the bounded wait. `exit()` stops delivery; `close()` also releases the connections.
+ * A local participant publishes its reply from a `postCall` hook that runs after its other
+ * postCall hooks. While Redis is down, the hub retries its reads with backoff (50 ms to 1 s)
+ * and reports each failure on `events`; a participant's reply fails its call with
+ * `StoreUnavailableError` after the bounded wait. `exit()` stops delivery; `close()` also releases the connections.
  *
  * @example
  * ```ts
- * // process 1                                   // process 2
- * const hub = new RedisMsgHub({                  const hub = new RedisMsgHub({
- *   url, topic: 'offsite', participants: [planner],  url, topic: 'offsite', participants: [critic],
- * });                                            });
- * await lastValueFrom(hub.enter());              await lastValueFrom(hub.enter());
+ * // In the planner's process (the critic's process does the same with `participants: [critic]`):
+ * const hub = new RedisMsgHub({ url, topic: 'offsite', participants: [planner] });
+ * await lastValueFrom(hub.enter());
  * await lastValueFrom(planner.call(userMsg('Plan it.'))); // the critic observes the plan
  * ```
  */

@@ -14,6 +14,7 @@ import {
 import { concatMap, EMPTY, filter, map, Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
+import { DenySwitch, deniedResult } from './denySwitch.js';
 import { stableStringify } from './stableStringify.js';
 
 /** How one tool call runs. */
@@ -21,6 +22,8 @@ export interface ToolCallSetup {
   readonly dedupe: boolean;
   /** Raw argument text of calls whose arguments were not a JSON object, by call id. */
   readonly invalidArguments: JsonObject;
+  /** Calls refused before they reach preActing (a human's decision), by id: the reason. */
+  readonly denied?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -37,7 +40,8 @@ export interface ToolCallOutcome {
  * Runs one tool call: preActing hooks (may change the input, never the id), the toolkit
  * (its chunks fire actingChunk events; every failure is an error result), postActing hooks
  * (may change the result, never its id). Identical repeated calls within the agent call are
- * answered without running. Cold; emits one outcome.
+ * answered without running; a call denied by a preActing hook (`deny(reason)`) or in
+ * `setup.denied` gets a `[denied]` error result without running. Cold; emits one outcome.
  *
  * The phases run in one `new Observable` (see `Phases`); with nobody listening, the hooks
  * are skipped without an Observable, so a call costs little more than its tool.
@@ -50,9 +54,14 @@ export function runToolCall(
   return new Observable<ToolCallOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
+    const deny = new DenySwitch();
     const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
+      if (deny.reason !== undefined) {
+        postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
+        return;
+      }
       // Raw (invalid) argument text counts only while no hook replaced the input.
       const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
       const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
@@ -90,11 +99,17 @@ export function runToolCall(
         }),
       );
     };
-    phases.afterHooks(
-      context,
-      { type: 'preActing', agent: context.agent, toolCall: call },
-      execute,
-    );
+    const refused = setup.denied?.get(call.id);
+    if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
+    else
+      phases.afterHooks(
+        context,
+        deny.attach(
+          { type: 'preActing', agent: context.agent, toolCall: call },
+          context.listens('preActing'),
+        ),
+        execute,
+      );
     return phases.subscription;
   });
 }

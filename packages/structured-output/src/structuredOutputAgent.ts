@@ -51,8 +51,11 @@ export interface StructuredOutputAgentOptions extends ReActAgentOptions {
   readonly maxStructuredRetries?: number;
 }
 
-/** Reasons a structured call may end without a response but without failing: a hook paused it. */
-const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped']);
+/**
+ * Reasons a structured call may end without a response but without failing: a hook paused
+ * it, or a tool call waits for approval (resume with the same schema).
+ */
+const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped', 'approval_required']);
 
 /**
  * A ReActAgent that can answer with a validated object. `call(msgs, { structuredOutput })`

@@ -94,7 +94,8 @@ export function replyMetadata(msg: Msg): ReplyMetadata {
     if (typeof m[key] === 'boolean') out[key] = m[key];
   }
   const pending = m['pendingToolCalls'];
-  if (Array.isArray(pending) && pending.every(isToolUse)) out.pendingToolCalls = pending;
+  if (Array.isArray(pending) && pending.every(isToolUse))
+    out.pendingToolCalls = pending as unknown as ToolUseBlock[];
   const ids = m['approvalRequired'];
   if (Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
     out.approvalRequired = ids as string[];

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Msg, toolResults } from '@rxagent/core';
+import { admitDecisions } from './approval.js';
 import type { Step } from './step.js';
 import type { Transcript } from './transcript.js';
 
@@ -7,9 +8,11 @@ import type { Transcript } from './transcript.js';
  * tool calls runs them; tool results answer open calls (unknown ids, and a second result
  * for one id, are an `InvalidArgumentError` thrown before memory changes) and the missing
  * ones run; any other message first gives each open call a `[cancelled]` error result,
- * then reasoning starts.
+ * then reasoning starts. A `toolDecisions()` Msg (not stored) resumes the open calls with
+ * those decisions (see `admitDecisions` for what it rejects).
  */
-export function admitInput(transcript: Transcript, msgs: readonly Msg[]): Step {
+export function admitInput(transcript: Transcript, input: readonly Msg[]): Step {
+  const { decisions, rest: msgs } = admitDecisions(transcript, input);
   const supplied = msgs.filter((msg) => msg.role === 'tool');
   const others = msgs.filter((msg) => msg.role !== 'tool');
   const openIds = new Set(transcript.openCalls.map((call) => call.id));
@@ -33,7 +36,8 @@ export function admitInput(transcript: Transcript, msgs: readonly Msg[]): Step {
   transcript.add(supplied);
   const missing = transcript.openCalls;
   if (missing.length > 0 && others.length === 0) {
-    return { kind: 'act', calls: missing, invalidArguments: transcript.invalidArguments };
+    const invalidArguments = transcript.invalidArguments;
+    return { kind: 'act', calls: missing, invalidArguments, ...(decisions && { decisions }) };
   }
   transcript.close(
     missing,

@@ -1,13 +1,8 @@
-import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
+import type { GenerateReason, JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
+import type { Decisions } from './approval.js';
 
-/** Why a ReActAgent call ended (`reply.metadata.generateReason`). */
-export type GenerateReason =
-  | 'stop'
-  | 'tool_calls_stopped'
-  | 'acting_stopped'
-  | 'interrupted'
-  | 'max_iterations'
-  | 'structured_output';
+/** Why a ReActAgent call ended (`reply.metadata.generateReason`); defined in core. */
+export type { GenerateReason };
 
 /** The step that ends the loop with a reply. */
 export interface FinalStep {
@@ -25,8 +20,10 @@ export type RunnableStep =
       readonly kind: 'act';
       readonly calls: readonly ToolUseBlock[];
       readonly invalidArguments: JsonObject;
+      /** A human's decisions about the calls (resuming an `approval_required` stop). */
+      readonly decisions?: Decisions;
     }
-  | { readonly kind: 'summary' };
+  | { readonly kind: 'summary'; readonly reason?: 'max_iterations' | 'tool_failures' };
 
 /** One step of the reason → act loop. */
 export type Step = RunnableStep | FinalStep;

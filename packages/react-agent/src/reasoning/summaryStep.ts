@@ -22,12 +22,14 @@ export function summaryInstruction(maxIters: number): Msg {
 
 /**
  * The max-iterations summary: one request with `tools` omitted, between preSummary and
- * postSummary hooks. The instruction is sent, not stored. Cold; emits the reply (not stored).
+ * postSummary hooks. The instruction (default: the max-iterations one) is sent, not stored.
+ * Cold; emits the reply (not stored).
  */
 export function summaryStep(
   state: ReActCallState,
   setup: ReasoningSetup,
   maxIters: number,
+  instruction: Msg = summaryInstruction(maxIters),
 ): Observable<Msg> {
   return new Observable<Msg>((subscriber) => {
     const phases = new Phases(subscriber);
@@ -52,7 +54,7 @@ export function summaryStep(
     const preSummary: PreSummaryEvent = {
       type: 'preSummary',
       agent: context.agent,
-      messages: [...state.transcript.messages(), summaryInstruction(maxIters)],
+      messages: [...state.transcript.messages(), instruction],
       systemPrompt: context.systemPrompt,
     };
     phases.afterHooks(context, preSummary, request);

@@ -2,6 +2,7 @@ import {
   InvalidArgumentError,
   type JsonObject,
   type Msg,
+  type NeedsApproval,
   replyMetadata,
   Toolkit,
   textOf,
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
 
 /** A payment tool: approval when the amount is above 100 (or always, with `always`). */
-function payTool(paid: JsonObject[], needsApproval: Parameters<typeof tool>[0]['needsApproval']) {
+function payTool(paid: JsonObject[], needsApproval: NeedsApproval<{ amount: number }>) {
   return tool({
     name: 'pay',
     description: 'Pays an amount.',
@@ -42,10 +43,13 @@ function results(messages: readonly Msg[]) {
   return messages.flatMap(toolResults).map((r) => [r.id, String(r.output), r.isError === true]);
 }
 
-async function pausedAgent(script: Parameters<typeof harness>[0], needsApproval: unknown = true) {
+async function pausedAgent(
+  script: Parameters<typeof harness>[0],
+  needsApproval: NeedsApproval<{ amount: number }> = true,
+) {
   const paid: JsonObject[] = [];
   const weather: JsonObject[] = [];
-  const toolkit = new Toolkit([payTool(paid, needsApproval as boolean), weatherTool(weather)]);
+  const toolkit = new Toolkit([payTool(paid, needsApproval), weatherTool(weather)]);
   const h = await harness([PAY_AND_WEATHER, ...script], { toolkit });
   const paused = await run(h.agent, userMsg('Pay 500 and tell me the weather.'));
   return { ...h, toolkit, paid, weather, paused };

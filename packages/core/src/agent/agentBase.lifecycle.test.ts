@@ -108,7 +108,7 @@ describe('AgentBase construction', () => {
     );
   });
 
-  it.each(['call', 'stream', 'observe'] as const)(
+  it.each(['call', 'stream', 'observe', 'reply'] as const)(
     'throws a TypeError naming the subclass when it overrides %s()',
     (method) => {
       class Rogue extends TestAgent {}

@@ -1,5 +1,4 @@
-import type { GenerateReason, JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
-import type { Decisions } from './approval.js';
+import type { GenerateReason, JsonObject, Msg, ToolDecisions, ToolUseBlock } from '@rxagent/core';
 
 /** Why a ReActAgent call ended (`reply.metadata.generateReason`); defined in core. */
 export type { GenerateReason };
@@ -21,7 +20,7 @@ export type RunnableStep =
       readonly calls: readonly ToolUseBlock[];
       readonly invalidArguments: JsonObject;
       /** A human's decisions about the calls (resuming an `approval_required` stop). */
-      readonly decisions?: Decisions;
+      readonly decisions?: Required<ToolDecisions>;
     }
   | { readonly kind: 'summary'; readonly reason?: 'max_iterations' | 'tool_failures' };
 

@@ -273,7 +273,7 @@ describe('formatEvent', () => {
           type: 'tool_result',
           id: 'c1',
           name: 'pay',
-          output: '[denied] Tool "pay" was not run: over budget',
+          output: '[denied] over budget',
           isError: true,
         },
       },

@@ -188,7 +188,7 @@ function toolResultLine(event: Snapshot<'postActing'>, style: Style): string {
   const { result } = event;
   const text = toolOutputText(result);
   if (event.resultKind === 'denied') {
-    const reason = text.replace(/^\[denied\]\s*(Tool "[^"]*" was not run:\s*)?/, '');
+    const reason = text.replace(/^\[denied\]\s*/, '');
     return `${style.red(`✗ denied: ${truncate(oneLine(reason), LINE_LIMIT)}`)} ${style.dim(`(${result.name})`)}`;
   }
   // An error's reason is often on its second line, so errors are shown joined, not cut.

@@ -85,7 +85,7 @@ export interface PreActingEvent extends EventBase {
   readonly type: 'preActing';
   toolCall: ToolUseBlock;
   /**
-   * The tool does not run: its result is an error result `[denied] ... <reason>` (with
+   * The tool does not run: its result is the error result `[denied] <reason>` (with
    * `resultKind: 'denied'`) and the loop goes on. The last reason given wins.
    */
   deny(reason: string): void;

@@ -27,7 +27,10 @@ export class DenySwitch {
   }
 }
 
-/** The error result of a call that was refused: `[denied] ...` naming the tool and the reason. */
+/**
+ * The error result of a call that was refused: `[denied] <reason>` (the model knows the call
+ * from its id; the same text a client gets when it answers a denial with a tool result).
+ */
 export function deniedResult(call: ToolUseBlock, reason: string): ToolResultBlock {
-  return errorResult(call, `[denied] Tool "${call.name}" was not run: ${reason}`);
+  return errorResult(call, `[denied] ${reason}`);
 }

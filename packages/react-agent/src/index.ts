@@ -1,5 +1,6 @@
 export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finishGuard.js';
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
+export { CallStats } from './loop/callStats.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';

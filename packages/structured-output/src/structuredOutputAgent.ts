@@ -1,5 +1,6 @@
 import {
   type CallContext,
+  type CallInput,
   type CallOptions,
   InvalidArgumentError,
   isJsonObject,
@@ -110,7 +111,7 @@ export class StructuredOutputAgent extends ReActAgent {
    * the call was interrupted and `StructuredOutputError` when a hook paused it before a response.
    */
   callStructured<S extends StructuredOutputSchema>(
-    input: Msg | readonly Msg[] | undefined,
+    input: CallInput | undefined,
     schema: S,
     options: Omit<CallOptions, 'structuredOutput'> = {},
   ): Observable<StructuredResponse<S>> {

@@ -1,4 +1,5 @@
 import {
+  createMsg,
   InvalidArgumentError,
   type JsonObject,
   type Msg,
@@ -133,6 +134,24 @@ describe('ReActAgent tool approval', () => {
     expect(textOf(reply)).toBe('done');
     expect(paid).toEqual([{ amount: 500 }]);
     expect(weather).toEqual([{ city: 'Paris' }]);
+  });
+
+  it('does not run a call that needs approval when the caller supplies results for the others', async () => {
+    const { agent, paid, weather } = await pausedAgent(['ok']);
+    const supplied = createMsg({
+      name: 'user',
+      role: 'tool',
+      content: [{ type: 'tool_result', id: 'c2', name: 'get_weather', output: 'Rain (reviewer)' }],
+    });
+
+    await run(agent, supplied);
+
+    expect(paid).toEqual([]);
+    expect(weather).toEqual([]);
+    expect(results(agent.memory.messages())).toEqual([
+      ['c2', 'Rain (reviewer)', false],
+      ['c1', '[denied] no decision', true],
+    ]);
   });
 
   it('resumes an approval in a fresh agent after stateDict() / loadStateDict()', async () => {

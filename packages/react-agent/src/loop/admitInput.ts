@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Msg, toolResults } from '@rxagent/core';
-import { admitDecisions } from './approval.js';
+import { admitDecisions, type Decisions } from './approval.js';
 import type { Step } from './step.js';
 import type { Transcript } from './transcript.js';
+
+const NO_DECISIONS: Decisions = { approve: [], deny: {} };
 
 /**
  * Records a call's input and picks its first step (human in the loop): no input with open
@@ -9,7 +11,8 @@ import type { Transcript } from './transcript.js';
  * for one id, are an `InvalidArgumentError` thrown before memory changes) and the missing
  * ones run; any other message first gives each open call a `[cancelled]` error result,
  * then reasoning starts. A `toolDecisions()` Msg (not stored) resumes the open calls with
- * those decisions (see `admitDecisions` for what it rejects).
+ * those decisions (see `admitDecisions` for what it rejects); supplied results without one
+ * decide nothing, so a missing call whose tool needs approval is denied, not run.
  */
 export function admitInput(transcript: Transcript, input: readonly Msg[]): Step {
   const { decisions, rest: msgs } = admitDecisions(transcript, input);
@@ -37,7 +40,15 @@ export function admitInput(transcript: Transcript, input: readonly Msg[]): Step 
   const missing = transcript.openCalls;
   if (missing.length > 0 && others.length === 0) {
     const invalidArguments = transcript.invalidArguments;
-    return { kind: 'act', calls: missing, invalidArguments, ...(decisions && { decisions }) };
+    // Results for some calls are an answer, not an approval: a missing call that needs
+    // approval is then denied (`no decision`) rather than run.
+    const decided = decisions ?? (supplied.length > 0 ? NO_DECISIONS : undefined);
+    return {
+      kind: 'act',
+      calls: missing,
+      invalidArguments,
+      ...(decided && { decisions: decided }),
+    };
   }
   transcript.close(
     missing,

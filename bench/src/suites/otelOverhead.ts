@@ -83,7 +83,8 @@ function conversationEvents(): HookEvent[] {
       name: 'get_weather',
       input: { city: 'Paris' },
     }));
-    for (const toolCall of calls) events.push({ type: 'preActing', agent, toolCall });
+    for (const toolCall of calls)
+      events.push({ type: 'preActing', agent, toolCall, deny: () => undefined });
     for (const toolCall of calls) {
       const result = {
         type: 'tool_result',

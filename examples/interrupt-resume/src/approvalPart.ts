@@ -1,26 +1,24 @@
 import {
   type AgentEvent,
-  createMsg,
-  type Hook,
+  isEvent,
   type Msg,
+  replyMetadata,
   type ToolUseBlock,
-  toolUses,
+  toolDecisions,
   userMsg,
 } from '@rxagent/core';
-import { pendingToolCalls, type ReActAgent } from '@rxagent/react-agent';
+import type { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map, type Observable } from 'rxjs';
 import { save } from './interruptPart.js';
 import type { RunContext } from './runContext.js';
 import { askYesNo } from './userInput.js';
 
-/** Tools that only run after a human said yes. */
-const NEEDS_APPROVAL = new Set(['publish_report']);
-
 /** What part 3 did. */
 export interface ApprovalOutcome {
-  /** The reply that ended the first call: stopped, with the tool call pending. */
+  /** The reply that ended the first call: `approval_required`, with the tool call pending. */
   readonly stopped: Msg;
+  /** The calls that wait for a decision (`metadata.pendingToolCalls` named in `approvalRequired`). */
   readonly pending: readonly ToolUseBlock[];
   readonly approved: boolean;
   /** The reply after resuming. */
@@ -28,45 +26,39 @@ export interface ApprovalOutcome {
 }
 
 /**
- * Part 3: a postReasoning hook stops the loop when the model wants to publish; the program
+ * Part 3: `publish_report` is defined with `needsApproval: true`, so when the model wants to
+ * publish, the call ends before acting (`generateReason: 'approval_required'`). The program
  * shows the pending call, asks for approval (auto-approves when not in a terminal), and
- * resumes with `agent.call()`-style input: none to run the call, or an error result to decline it.
+ * resumes with `toolDecisions({ approve })` or `toolDecisions({ deny: { id: reason } })`.
  */
 export async function approvalPart(
   agent: ReActAgent,
   context: RunContext,
 ): Promise<ApprovalOutcome> {
   const { out } = context;
-  out.write('\n── part 3: a tool call stopped for approval\n');
-  agent.addHook(approvalGate(context));
+  out.write('\n── part 3: a tool call that waits for approval\n');
   const request = 'Looks good. Publish it to #ops.';
   out.write(`user: ${request}\n`);
   const stopped = await replyOf(agent.stream(userMsg(request)), out);
-  const pending = pendingToolCalls(agent.memory.messages()).calls;
+  const meta = replyMetadata(stopped);
+  if (meta.generateReason === 'approval_required') context.log('stopped for approval');
+  const waiting = new Set(meta.approvalRequired ?? []);
+  const pending = (meta.pendingToolCalls ?? []).filter((call) => waiting.has(call.id));
   // The pending call is part of the saved state: it could be approved in another process.
   await save(agent, context);
   for (const call of pending) {
-    out.write(`awaiting approval (pendingToolCalls): ${call.name} ${summarizeInput(call.input)}\n`);
+    out.write(`awaiting approval: ${call.name} ${summarizeInput(call.input)}\n`);
   }
   const approved = await decide(pending, context);
   context.log(approved ? 'approved' : 'declined');
-  const resumed = approved ? agent.stream() : agent.stream(declined(pending));
-  const reply = await replyOf(resumed, out);
+  const ids = pending.map((call) => call.id);
+  const reason = 'The user did not approve this call; do not retry it.';
+  const decisions = approved
+    ? toolDecisions({ approve: ids })
+    : toolDecisions({ deny: Object.fromEntries(ids.map((id) => [id, reason])) });
+  const reply = await replyOf(agent.stream(decisions), out);
   await save(agent, context);
   return { stopped, pending, approved, reply };
-}
-
-function approvalGate(context: RunContext): Hook {
-  return {
-    name: 'approvalGate',
-    onEvent(event) {
-      if (event.type !== 'postReasoning') return;
-      if (toolUses(event.reply).some((call) => NEEDS_APPROVAL.has(call.name))) {
-        context.log('stopped for approval');
-        event.stopAgent();
-      }
-    },
-  };
 }
 
 async function decide(pending: readonly ToolUseBlock[], context: RunContext): Promise<boolean> {
@@ -77,26 +69,11 @@ async function decide(pending: readonly ToolUseBlock[], context: RunContext): Pr
   return true;
 }
 
-/** Error results for the calls the user declined, so the conversation stays valid. */
-function declined(pending: readonly ToolUseBlock[]): Msg {
-  return createMsg({
-    name: 'user',
-    role: 'tool',
-    content: pending.map((call) => ({
-      type: 'tool_result' as const,
-      id: call.id,
-      name: call.name,
-      output: '[declined] The user did not approve this call; do not retry it.',
-      isError: true,
-    })),
-  });
-}
-
 function replyOf(events: Observable<AgentEvent>, out: RunContext['out']): Promise<Msg> {
   return lastValueFrom(
     events.pipe(
       renderEvents({ out }),
-      filter((event) => event.type === 'reply'),
+      filter((event) => isEvent(event, 'reply')),
       map((event) => event.msg),
     ),
   );

@@ -61,7 +61,9 @@ const publishArgs = z.object({
 
 /**
  * The sensitive action: "publishes" a report by writing it to `outbox/<channel>.md` under
- * `dir`. `onRun` is told each time it really runs, so the approval flow can be checked.
+ * `dir`. Every call waits for a human (`needsApproval: true`): the agent's call ends with
+ * `generateReason: 'approval_required'` before it runs. `onRun` is told each time it really
+ * runs, so the approval flow can be checked.
  */
 export function publishReportTool(
   dir: string,
@@ -72,6 +74,7 @@ export function publishReportTool(
     description: 'Publish a report to a team channel (everyone in the channel sees it).',
     parameters: publishArgs,
     dedupe: false,
+    needsApproval: true,
     execute: async ({ channel, title, body }) => {
       const slug =
         channel

@@ -96,7 +96,7 @@ describe('interrupt-resume example (offline)', () => {
     });
 
     const approval = result.approval!;
-    expect(approval.stopped.metadata['generateReason']).toBe('tool_calls_stopped');
+    expect(approval.stopped.metadata['generateReason']).toBe('approval_required');
     expect(approval.pending.map((call) => call.name)).toEqual(['publish_report']);
     expect(approval.approved).toBe(true);
     const order = ['stopped for approval', 'approved', 'publish_report ran'].map((what) =>

@@ -17,7 +17,7 @@ export const getWeatherTool = tool({
   execute: ({ city }) => FORECASTS[city.trim().toLowerCase()] ?? `No forecast for ${city}.`,
 });
 
-/** Books a hotel: a call the user must approve first (see `approvalHook`). */
+/** Books a hotel: every call waits for the user's Approve or Deny (`needsApproval: true`). */
 export const bookHotelTool = tool({
   name: 'book_hotel',
   description: 'Book a hotel room. Needs the user’s approval before it runs.',
@@ -25,9 +25,7 @@ export const bookHotelTool = tool({
     city: z.string(),
     nights: z.number().int().min(1).max(30),
   }),
+  needsApproval: true,
   execute: ({ city, nights }) =>
     `Booked: Hôtel du Parc, ${city}, ${nights} night${nights === 1 ? '' : 's'}, confirmation RX-${city.length}${nights}42.`,
 });
-
-/** Tools whose calls wait for the user's Approve or Deny. */
-export const NEEDS_APPROVAL: ReadonlySet<string> = new Set([bookHotelTool.name]);

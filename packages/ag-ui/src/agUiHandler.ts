@@ -13,7 +13,7 @@ export type GetAgent = (input: RunAgentInput) => AgentBase | Promise<AgentBase>;
 export interface AgUiHandlerOptions {
   /** Largest accepted request body in bytes (default 1 MiB); a larger one is answered 413. */
   readonly maxBodyBytes?: number;
-  /** The agent's input for a run that answers approval interrupts (default `denyAsToolResults`). */
+  /** The agent's input for a run that answers approval interrupts (default `asToolDecisions`). */
   readonly resumeInput?: ResumeInput;
   /**
    * After a client disconnects, the agent is interrupted and given this long (default

@@ -1,7 +1,13 @@
 import type { RunAgentInput } from '@ag-ui/core';
-import { InvalidArgumentError, type Msg, textOf, toolResults } from '@rxagent/core';
+import {
+  InvalidArgumentError,
+  type Msg,
+  readToolDecisions,
+  textOf,
+  toolResults,
+} from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
-import { agentInputOf } from './agentInputOf.js';
+import { agentInputOf, denyAsToolResults } from './agentInputOf.js';
 
 function input(
   messages: RunAgentInput['messages'],
@@ -50,14 +56,26 @@ describe('agentInputOf', () => {
     );
   });
 
-  it('resumes with no input when every answered call is approved', () => {
+  it('resumes with a toolDecisions() Msg by default', () => {
+    const resume = [
+      { interruptId: 'c1', status: 'resolved' as const, payload: { approved: true } },
+      { interruptId: 'c2', status: 'resolved' as const, payload: { approved: false } },
+    ];
+    const msg = agentInputOf(input([], { resume })) as Msg;
+    expect(readToolDecisions(msg)).toEqual({
+      approve: ['c1'],
+      deny: { c2: 'denied by the user' },
+    });
+  });
+
+  it('denyAsToolResults resumes with no input when every answered call is approved', () => {
     const resume = [
       { interruptId: 'c1', status: 'resolved' as const, payload: { approved: true } },
     ];
-    expect(agentInputOf(input([], { resume }))).toBeUndefined();
+    expect(agentInputOf(input([], { resume }), denyAsToolResults)).toBeUndefined();
   });
 
-  it('answers denied calls with [denied] error results named from the posted tool calls', () => {
+  it('denyAsToolResults answers denied calls with [denied] error results named from the posted tool calls', () => {
     const msg = agentInputOf(
       input(
         [
@@ -80,6 +98,7 @@ describe('agentInputOf', () => {
           ],
         },
       ),
+      denyAsToolResults,
     ) as Msg;
     expect(msg.role).toBe('tool');
     expect(toolResults(msg)).toEqual([

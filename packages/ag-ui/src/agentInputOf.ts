@@ -4,6 +4,7 @@ import {
   InvalidArgumentError,
   type Msg,
   type ToolResultBlock,
+  toolDecisions,
   userMsg,
 } from '@rxagent/core';
 import { type ToolApprovalDecisions, toolDecisionsOf } from './toolDecisionsOf.js';
@@ -29,7 +30,7 @@ export type ResumeInput = (
  */
 export function agentInputOf(
   input: RunAgentInput,
-  resumeInput: ResumeInput = denyAsToolResults,
+  resumeInput: ResumeInput = asToolDecisions,
 ): Msg | Msg[] | undefined {
   if (input.resume !== undefined && input.resume.length > 0) {
     return resumeInput(toolDecisionsOf(input.resume), input);
@@ -55,7 +56,17 @@ export function agentInputOf(
 }
 
 /**
- * The default `ResumeInput`: with nothing denied the agent is called with no input (which runs
+ * The default `ResumeInput`: the decisions as core's `toolDecisions({ approve, deny })` Msg,
+ * which resumes a ReActAgent's pending calls: approved ones and ones that need no approval
+ * run, denied ones get a `[denied]` error result with the reason, and a call that needs
+ * approval without a decision is denied with reason `no decision`.
+ */
+export function asToolDecisions(decisions: ToolApprovalDecisions): Msg {
+  return toolDecisions({ approve: decisions.approve, deny: { ...decisions.deny } });
+}
+
+/**
+ * A `ResumeInput` for agents that do not read `toolDecisions()`: with nothing denied the agent is called with no input (which runs
  * the pending calls); denied calls are answered with a tool-result message whose results are
  * error results reading `[denied] <reason>`, so only the approved calls then run. Tool names
  * come from the assistant tool calls in the posted history.

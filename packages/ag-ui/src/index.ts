@@ -1,4 +1,9 @@
-export { agentInputOf, denyAsToolResults, type ResumeInput } from './agentInputOf.js';
+export {
+  agentInputOf,
+  asToolDecisions,
+  denyAsToolResults,
+  type ResumeInput,
+} from './agentInputOf.js';
 export { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
 export {
   type AgUiHandlerOptions,

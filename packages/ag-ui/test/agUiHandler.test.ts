@@ -8,6 +8,7 @@ import {
   assistantMsg,
   type Msg,
   type PostCallEvent,
+  readToolDecisions,
   Toolkit,
   textOf,
   tool,
@@ -85,8 +86,10 @@ class ApprovalStopAgent extends AgentBase {
   protected doCall(msgs: Msg[]): Observable<Msg> {
     this.inputs.push(msgs);
     if (this.inputs.length > 1) {
-      const results = msgs.flatMap(toolResults).map((r) => `${r.id}=${String(r.output)}`);
-      return of(assistantMsg(`resumed with [${results.join(', ')}]`, { name: this.name }));
+      const decisions = msgs.map(readToolDecisions).find((found) => found !== undefined);
+      const denied = Object.entries(decisions?.deny ?? {}).map(([id, why]) => `${id}=${why}`);
+      const text = `resumed with approve [${decisions?.approve.join(', ')}] deny [${denied.join(', ')}]`;
+      return of(assistantMsg(text, { name: this.name }));
     }
     const calls = [
       { type: 'tool_use' as const, id: 'call_rm', name: 'delete_file', input: { path: 'a.txt' } },
@@ -253,10 +256,9 @@ describe('agUiHandler', () => {
     });
     expect(second.error).toBeUndefined();
     const answer = second.events.find((event) => event.type === 'TEXT_MESSAGE_CONTENT');
-    expect(answer).toMatchObject({ delta: 'resumed with [call_rm=[denied] keep it]' });
+    expect(answer).toMatchObject({ delta: 'resumed with approve [] deny [call_rm=keep it]' });
     const resumeInput = agent.inputs[1]?.[0];
-    expect(resumeInput).toMatchObject({ role: 'tool' });
-    expect(toolResults(resumeInput!)[0]).toMatchObject({ name: 'delete_file', isError: true });
+    expect(readToolDecisions(resumeInput!)).toEqual({ approve: [], deny: { call_rm: 'keep it' } });
   });
 
   it('resumes a ReActAgent stopped before acting: approved calls run, denied ones are answered', async () => {
@@ -289,17 +291,18 @@ describe('agUiHandler', () => {
       ],
     });
     expect(second.error).toBeUndefined();
-    // The denial the resume supplied is reported too, so the client's history stays complete.
+    // The denial is reported too (as the agent's postActing), so the client's history stays complete.
     const results = second.events.filter((event) => event.type === 'TOOL_CALL_RESULT');
+    const denied = '[denied] cancelled';
     expect(results).toMatchObject([
-      { toolCallId: 'call_r', content: '[denied] cancelled', metadata: { isError: true } },
       { toolCallId: 'call_p', content: 'Sunny, 21°C' },
+      { toolCallId: 'call_r', content: denied, metadata: { isError: true } },
     ]);
     expect(finished(second.events).outcome).toEqual({ type: 'success' });
     const stored = agent.memory.messages().flatMap(toolResults);
     expect(stored.map((r) => [r.id, r.output])).toEqual([
-      ['call_r', '[denied] cancelled'],
       ['call_p', 'Sunny, 21°C'],
+      ['call_r', denied],
     ]);
     expect(textOf(agent.memory.messages().at(-1)!)).toBe('Paris is sunny; Rome was not checked.');
   });

@@ -10,11 +10,20 @@ export {
 } from './agent/agentTool.js';
 export type { CallContext } from './agent/callContext.js';
 export type {
+  CallInput,
   CallOptions,
   InterruptContext,
   StructuredOutputSchema,
 } from './agent/callOptions.js';
+export { type AgentEventOf, isEvent } from './agent/isEvent.js';
 export { type HookRoom, Phases } from './agent/phases.js';
+export {
+  type GenerateReason,
+  isGenerateReason,
+  type ReplyMetadata,
+  type ReplyStats,
+  replyMetadata,
+} from './agent/replyMetadata.js';
 export { applyCompression } from './context/applyCompression.js';
 export {
   type CompressContextOptions,
@@ -117,6 +126,11 @@ export {
   withMetadata,
 } from './message/msg.js';
 export { textOf, toolOutputText, toolResults, toolUses } from './message/readers.js';
+export {
+  readToolDecisions,
+  type ToolDecisions,
+  toolDecisions,
+} from './message/toolDecisions.js';
 export type {
   AssistantChatMessage,
   ChatContentPart,
@@ -176,7 +190,9 @@ export {
   validateAgainst,
 } from './tool/schema.js';
 export {
+  type NeedsApproval,
   type Tool,
+  type ToolApprovalContext,
   type ToolCallRequest,
   type ToolDefinition,
   type ToolEvent,

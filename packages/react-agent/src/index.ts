@@ -1,5 +1,6 @@
 export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finishGuard.js';
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
+export { CallStats } from './loop/callStats.js';
 export type { ContextOptions } from './loop/contextOptions.js';
 export type { HandoffOption, HandoffTarget } from './loop/handoffs.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';

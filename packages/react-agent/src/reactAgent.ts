@@ -15,21 +15,18 @@ import {
   withMetadata,
 } from '@rxagent/core';
 import { defer, EMPTY, map, Observable, of } from 'rxjs';
-import { actingStep } from './acting/actingStep.js';
-import { checkReActOptions } from './checkReActOptions.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
+import { approvalStep, type Decisions, decidedActing } from './loop/approval.js';
+import { callStatsMetadata } from './loop/callStats.js';
+import { emptyAnswerDecision } from './loop/emptyAnswer.js';
 import { Handoffs } from './loop/handoffs.js';
+import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { runReactLoop } from './loop/reactLoop.js';
-import type {
-  FinalAnswerDecision,
-  FinalStep,
-  GenerateReason,
-  RunnableStep,
-  Step,
-} from './loop/step.js';
+import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
+import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
 import type { ReActAgentOptions } from './reactAgentOptions.js';
 import { reasoningSetup } from './reasoning/reasoningSetup.js';
@@ -43,7 +40,8 @@ import { summaryStep } from './reasoning/summaryStep.js';
 /**
  * An agent that reasons and acts over native function calling: it asks the model, runs the
  * tools the model calls (in parallel, results in call order), and asks again, until the model
- * answers without tool calls, a hook stops it, or `maxIters` is reached.
+ * answers without tool calls, a hook stops it, a tool call needs approval, or `maxIters`
+ * (or `maxToolFailures`) is reached. Every reply carries `metadata.stats`.
  *
  * The system prompt is prepended to every request and never stored; memory stays a valid
  * conversation at every exit (every `tool_use` has its `tool_result`).
@@ -69,28 +67,28 @@ export class ReActAgent extends AgentBase {
   readonly model: ChatModel;
   readonly sysPrompt: string;
   readonly maxIters: number;
+  readonly maxToolFailures: number;
   readonly #setup: ReasoningSetup;
   readonly #concurrency: number;
   readonly #dedupe: boolean;
   readonly #finishGuard: FinishGuard | undefined;
   readonly #handoffs: Handoffs;
-  /** The toolkit of each call: `toolkit`, extended with the transfer tools of `handoffs`. */
-  readonly #callToolkit: Toolkit;
+  readonly #callToolkit: Toolkit; // `toolkit` with the transfer tools of `handoffs`
   readonly #maxInputChars: number;
+  #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
 
   constructor(options: ReActAgentOptions) {
     super(options);
-    const maxIters = checkReActOptions(options);
-    // Each Msg is stored once whatever the Memory: a hub reply can also arrive as input.
+    const { maxIters, maxToolFailures } = agentLimits(options);
+    this.maxToolFailures = maxToolFailures;
     this.memory = new StoreOnceMemory(options.memory ?? new InMemoryMemory());
     this.toolkit = options.toolkit ?? new Toolkit();
     this.model = options.model;
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
-    const parallel = options.parallelToolCalls;
     this.#setup = reasoningSetup(options);
     this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
-    this.#concurrency = parallel === false ? 1 : (options.toolConcurrency ?? 8);
+    this.#concurrency = options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
@@ -111,12 +109,17 @@ export class ReActAgent extends AgentBase {
    */
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
+      const { maxIters = this.maxIters } = context.options;
+      positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
       const transcript = new Transcript(this.memory, this.name);
       const first = admitInput(transcript, msgs, this.#maxInputChars);
       const state = this.createCallState(context, transcript);
+      state.maxIters = maxIters;
+      state.maxToolFailures = this.maxToolFailures;
+      this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
       const running = runReactLoop(first, (step) => this.#next(step, state), {
-        final: (step) => subscriber.next(this.#finalReply(step)),
+        final: (step) => subscriber.next(this.#finalReply(step, state)),
         error: (error) => {
           outcome = 'error';
           transcript.seal();
@@ -129,6 +132,7 @@ export class ReActAgent extends AgentBase {
       });
       return () => {
         running.unsubscribe();
+        if (this.#current === state) this.#current = undefined;
         if (outcome === undefined) transcript.seal();
         this.onCallEnd(state, outcome ?? 'cancelled');
       };
@@ -155,7 +159,7 @@ export class ReActAgent extends AgentBase {
         if (context.message) transcript.addUserWords(context.message);
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
         transcript.add(stored);
-        return stored;
+        return withMetadata(stored, callStatsMetadata(this.#current));
       }),
     );
   }
@@ -169,10 +173,13 @@ export class ReActAgent extends AgentBase {
   }
 
   /**
-   * Decides about a reply without tool calls. Default: accept it, unless the finish guard
-   * rejects it (then the draft is dropped and the guard's feedback is stored).
+   * Decides about a reply without tool calls. Default: accept it, unless it is empty (the
+   * first time, a reminder is stored and the model asked again; see `emptyAnswerDecision`)
+   * or the finish guard rejects it (then the draft is dropped and the feedback stored).
    */
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
+    const empty = emptyAnswerDecision(reply, state);
+    if (empty) return of(empty);
     const guard = this.#finishGuard;
     if (!guard) return of({ accept: true, reply });
     return runFinishGuard(guard, this, reply, state);
@@ -194,22 +201,25 @@ export class ReActAgent extends AgentBase {
         case 'reason':
           return this.#reason(state);
         case 'act':
-          return this.#act(step.calls, step.invalidArguments, state);
+          return this.#act(step.calls, step.invalidArguments, state, step.decisions);
         case 'summary':
-          return this.#summarize(state);
+          return this.#summarize(state, step.reason ?? 'max_iterations');
       }
     });
   }
 
-  #summarize(state: ReActCallState): Observable<Step> {
-    return summaryStep(state, this.#setup, this.maxIters).pipe(
-      map((reply) => this.#store(state, reply, 'max_iterations')),
+  #summarize(state: ReActCallState, reason: 'max_iterations' | 'tool_failures'): Observable<Step> {
+    state.stats.modelCalls++;
+    const instruction = summaryInstructionFor(state, reason);
+    return summaryStep(state, this.#setup, state.maxIters, instruction).pipe(
+      map((reply) => this.#store(state, reply, reason)),
     );
   }
 
   #reason(state: ReActCallState): Observable<Step> {
-    if (state.iterations >= this.maxIters) return of({ kind: 'summary' });
+    if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
     state.iterations++;
+    state.stats.modelCalls++;
     return new Observable<Step>((subscriber) => {
       const phases = new Phases(subscriber);
       phases.after(reasoningStep(state, this.#setup), (outcome) =>
@@ -234,29 +244,23 @@ export class ReActAgent extends AgentBase {
     }
     transcript.add(reply);
     if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
-    if (state.iterations >= this.maxIters) {
-      transcript.close(
-        calls,
-        (call) =>
-          `[not executed] Tool "${call.name}" was not run: the agent reached its limit of ${this.maxIters} reasoning steps.`,
-        'not_executed',
-      );
+    if (state.iterations >= state.maxIters) {
+      closeOverBudget(state, calls);
       return of({ kind: 'summary' });
     }
-    const invalid = reply.metadata['invalidToolArguments'];
-    return of({ kind: 'act', calls, invalidArguments: (invalid as JsonObject | undefined) ?? {} });
+    const invalid = (reply.metadata['invalidToolArguments'] as JsonObject | undefined) ?? {};
+    return approvalStep(state, reply, calls, invalid);
   }
 
+  /** Runs a tool batch (after a human's decisions, if any), then picks the next step. */
   #act(
     calls: readonly ToolUseBlock[],
     invalidArguments: JsonObject,
     state: ReActCallState,
+    decisions: Decisions | undefined,
   ): Observable<Step> {
-    return actingStep(state, calls, {
-      concurrency: this.#concurrency,
-      dedupe: this.#dedupe,
-      invalidArguments,
-    }).pipe(
+    const setup = { concurrency: this.#concurrency, dedupe: this.#dedupe, invalidArguments };
+    return decidedActing(state, calls, setup, decisions).pipe(
       map(({ results, stopRequested }): Step => {
         const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
         if (handoff) return handoff;
@@ -264,6 +268,7 @@ export class ReActAgent extends AgentBase {
         if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
         const last = results[results.length - 1];
         if (stopRequested && last) return { kind: 'final', reply: last, reason: 'acting_stopped' };
+        if (recordToolFailures(state, results)) return { kind: 'summary', reason: 'tool_failures' };
         return { kind: 'reason' };
       }),
     );
@@ -280,14 +285,15 @@ export class ReActAgent extends AgentBase {
   #store(
     state: ReActCallState,
     reply: Msg,
-    reason: GenerateReason,
+    reason: FinalStep['reason'],
     metadata?: JsonObject,
   ): FinalStep {
     state.transcript.add(reply);
     return { kind: 'final', reply, reason, ...(metadata !== undefined && { metadata }) };
   }
 
-  #finalReply(step: FinalStep): Msg {
-    return withMetadata(step.reply, { ...step.metadata, generateReason: step.reason });
+  #finalReply(step: FinalStep, state: ReActCallState): Msg {
+    const stats = callStatsMetadata(state);
+    return withMetadata(step.reply, { ...step.metadata, ...stats, generateReason: step.reason });
   }
 }

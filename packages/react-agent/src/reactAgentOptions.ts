@@ -19,8 +19,13 @@ export interface ReActAgentOptions extends AgentBaseOptions {
   readonly toolkit?: Toolkit;
   /** The conversation store (default: a new InMemoryMemory). */
   readonly memory?: Memory;
-  /** Reasoning steps per call before the tool-less summary (default 10). */
+  /** Reasoning steps per call before the tool-less summary (default 10; `call(input, { maxIters })` overrides it). */
   readonly maxIters?: number;
+  /**
+   * Consecutive reasoning steps whose tool calls all failed after which the loop stops with a
+   * tool-less summary, `generateReason: 'tool_failures'` (default 3; `Infinity` turns it off).
+   */
+  readonly maxToolFailures?: number;
   /** Run the tool calls of one reply concurrently (default true; also sent as `parallel_tool_calls`). */
   readonly parallelToolCalls?: boolean;
   /** At most this many tools run at once when parallel (default 8). */

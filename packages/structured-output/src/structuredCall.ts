@@ -8,7 +8,7 @@ import {
   type ValidationIssue,
 } from '@rxagent/core';
 import { ReActCallState, type Transcript } from '@rxagent/react-agent';
-import { responseParameters, responseTool } from './responseTool.js';
+import { GENERATE_RESPONSE, responseParameters, responseTool } from './responseTool.js';
 import type { StructuredOutputReminder } from './structuredOutputReminder.js';
 
 /** How a structured call behaves; fixed per agent. */
@@ -84,5 +84,7 @@ export class StructuredCallState extends ReActCallState {
     readonly preexisting: ReadonlySet<string>,
   ) {
     super(context, toolkit, transcript);
+    // Its failures count against maxStructuredRetries, not maxToolFailures.
+    this.uncountedTools.add(GENERATE_RESPONSE);
   }
 }

@@ -1,5 +1,6 @@
 import {
   type CallContext,
+  type CallInput,
   type CallOptions,
   InvalidArgumentError,
   isJsonObject,
@@ -51,8 +52,11 @@ export interface StructuredOutputAgentOptions extends ReActAgentOptions {
   readonly maxStructuredRetries?: number;
 }
 
-/** Reasons a structured call may end without a response but without failing: a hook paused it. */
-const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped']);
+/**
+ * Reasons a structured call may end without a response but without failing: a hook paused
+ * it, or a tool call waits for approval (resume with the same schema).
+ */
+const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped', 'approval_required']);
 
 /**
  * A ReActAgent that can answer with a validated object. `call(msgs, { structuredOutput })`
@@ -107,7 +111,7 @@ export class StructuredOutputAgent extends ReActAgent {
    * the call was interrupted and `StructuredOutputError` when a hook paused it before a response.
    */
   callStructured<S extends StructuredOutputSchema>(
-    input: Msg | readonly Msg[] | undefined,
+    input: CallInput | undefined,
     schema: S,
     options: Omit<CallOptions, 'structuredOutput'> = {},
   ): Observable<StructuredResponse<S>> {

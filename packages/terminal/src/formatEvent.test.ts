@@ -249,6 +249,51 @@ describe('formatEvent', () => {
     );
   });
 
+  it('shows each call that waits for approval as tool(args)', () => {
+    const paused = assistantMsg(
+      [
+        { type: 'tool_use', id: 'c1', name: 'pay', input: { amount: 500 } },
+        { type: 'tool_use', id: 'c2', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+      { name: 'bot', metadata: { generateReason: 'approval_required', approvalRequired: ['c1'] } },
+    );
+    const { text } = render([reply(paused)]);
+    expect(text).toBe('⏸ approval required: pay({"amount":500})\n✓ 0.0 s\n');
+  });
+
+  it('shows a denied call with its reason', () => {
+    const call = { type: 'tool_use', id: 'c1', name: 'pay', input: {} } as const;
+    const { text } = render([
+      {
+        type: 'postActing',
+        agent,
+        toolCall: call,
+        resultKind: 'denied',
+        result: {
+          type: 'tool_result',
+          id: 'c1',
+          name: 'pay',
+          output: '[denied] over budget',
+          isError: true,
+        },
+      },
+    ]);
+    expect(text).toBe('✗ denied: over budget (pay)\n');
+  });
+
+  it('names repeated tool failures as the cause of a summary and of the end', () => {
+    const instruction = userMsg('stop', {
+      name: 'system',
+      metadata: { feedback: 'tool_failures' },
+    });
+    const summary = render([
+      { type: 'preSummary', agent, messages: [instruction], systemPrompt: '' },
+    ]);
+    expect(summary.text).toBe('↯ repeated tool failures: one last answer without tools\n');
+    const ended = assistantMsg('', { name: 'bot', metadata: { generateReason: 'tool_failures' } });
+    expect(render([reply(ended)]).text).toContain('↯ ended after repeated tool failures\n');
+  });
+
   it('prints the typed object of a structured reply', () => {
     const final = assistantMsg('{"total":3}', {
       name: 'bot',

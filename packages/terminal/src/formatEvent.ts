@@ -5,6 +5,7 @@ import {
   isJsonObject,
   type Msg,
   type ReplyEvent,
+  replyMetadata,
   textOf,
   toolOutputText,
   toolUses,
@@ -63,7 +64,9 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
     case 'postActing':
       return lines(state, [toolResultLine(event, style)]);
     case 'preSummary':
-      return lines(state, [style.yellow('↯ step limit reached: one last answer without tools')]);
+      return lines(state, [
+        style.yellow(`↯ ${summaryCause(event)}: one last answer without tools`),
+      ]);
     case 'postCompress':
       return lines(state, [compressionLine(event, style)]);
     case 'error':
@@ -213,9 +216,21 @@ function toolCallLine(name: string, input: unknown, style: Style): string {
   return `${style.magenta(`→ ${name}`)} ${style.dim(truncate(compactJson(input), LINE_LIMIT))}`;
 }
 
+/** Why the tool-less summary runs, from the instruction it sends last. */
+function summaryCause(event: Snapshot<'preSummary'>): string {
+  const last = event.messages[event.messages.length - 1];
+  return last?.metadata['feedback'] === 'tool_failures'
+    ? 'repeated tool failures'
+    : 'step limit reached';
+}
+
 function toolResultLine(event: Snapshot<'postActing'>, style: Style): string {
   const { result } = event;
   const text = toolOutputText(result);
+  if (event.resultKind === 'denied') {
+    const reason = text.replace(/^\[denied\]\s*/, '');
+    return `${style.red(`✗ denied: ${truncate(oneLine(reason), LINE_LIMIT)}`)} ${style.dim(`(${result.name})`)}`;
+  }
   // An error's reason is often on its second line, so errors are shown joined, not cut.
   if (result.isError) return style.red(`✗ ${result.name}: ${truncate(oneLine(text), LINE_LIMIT)}`);
   const output = truncate(firstLine(text), LINE_LIMIT) || '(empty)';
@@ -258,8 +273,12 @@ function reasonLines(msg: Msg, style: Style): string[] {
       return [style.yellow('⏸ stopped after running tools')];
     case 'handoff':
       return [handoffLine(msg, style)];
+    case 'approval_required':
+      return approvalLines(msg, style);
     case 'max_iterations':
       return [style.yellow('↯ ended at the step limit')];
+    case 'tool_failures':
+      return [style.yellow('↯ ended after repeated tool failures')];
     case 'structured_output': {
       const response = compactJson(msg.metadata['response']);
       return [`${style.green('◆ structured response')} ${truncate(response, 2 * LINE_LIMIT)}`];
@@ -267,6 +286,18 @@ function reasonLines(msg: Msg, style: Style): string[] {
     default:
       return [];
   }
+}
+
+/** `⏸ approval required: pay({"amount":500})` for each call that waits for a decision. */
+function approvalLines(msg: Msg, style: Style): string[] {
+  const { approvalRequired = [] } = replyMetadata(msg);
+  const waiting = new Set(approvalRequired);
+  return toolUses(msg)
+    .filter((call) => waiting.has(call.id))
+    .map(
+      (call) =>
+        `${style.yellow('⏸ approval required:')} ${style.magenta(call.name)}(${style.dim(truncate(compactJson(call.input), LINE_LIMIT))})`,
+    );
 }
 
 /** The finish guard's verdict recorded on the reply (`metadata.finishGuard`). */

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
-import type { CallOptions, InterruptContext } from './callOptions.js';
+import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 
 /**
  * What hooks, tools and pipelines may use of an agent: who it is, calling it, letting it
@@ -14,8 +14,8 @@ export interface Agent {
   readonly description: string;
   /** Whether a call is in flight. */
   readonly isRunning: boolean;
-  /** Runs one call: cold, emits one reply Msg and completes, or errors. */
-  call(input?: Msg | readonly Msg[], options?: CallOptions): Observable<Msg>;
+  /** Runs one call: cold, emits one reply Msg and completes, or errors. A string is a user message. */
+  call(input?: CallInput, options?: CallOptions): Observable<Msg>;
   /** Receives messages without replying: cold, emits one `undefined`, then completes. */
   observe(input: Msg | readonly Msg[]): Observable<void>;
   /** Asks the running call to stop (cooperative). */

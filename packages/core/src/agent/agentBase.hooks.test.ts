@@ -25,6 +25,7 @@ class PromptEcho extends AgentBase {
       type: 'preActing',
       agent: this,
       toolCall: { type: 'tool_use', id: 'call-1', name: 'lookup', input },
+      deny: () => undefined,
     });
   }
 

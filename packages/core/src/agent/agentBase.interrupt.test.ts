@@ -470,7 +470,7 @@ describe('AgentBase options.signal listeners', () => {
     subscribeAndRecord(agent.call(userMsg('y'), { signal: controller.signal }));
     expect(listeners(controller.signal)).toBe(1);
     agent.interrupt();
-    subscribeAndRecord(agent.call('bad' as unknown as Msg, { signal: controller.signal }));
+    subscribeAndRecord(agent.call(42 as unknown as Msg, { signal: controller.signal }));
     expect(listeners(controller.signal)).toBe(0);
   });
 

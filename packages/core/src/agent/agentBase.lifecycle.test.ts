@@ -108,7 +108,7 @@ describe('AgentBase construction', () => {
     );
   });
 
-  it.each(['call', 'stream', 'observe'] as const)(
+  it.each(['call', 'stream', 'observe', 'reply'] as const)(
     'throws a TypeError naming the subclass when it overrides %s()',
     (method) => {
       class Rogue extends TestAgent {}
@@ -424,7 +424,7 @@ describe('AgentBase.call', () => {
   });
 
   it.each([
-    ['a string', 'hello'],
+    ['a number', 42],
     ['a plain object', { text: 'hello' }],
     ['an array holding a non-Msg', [userMsg('ok'), 42]],
   ])('errors with InvalidArgumentError through the Observable for %s', async (_label, input) => {

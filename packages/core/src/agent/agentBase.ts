@@ -1,9 +1,10 @@
-import { defer, EMPTY, Observable, of, throwError } from 'rxjs';
-import { AgentBusyError, InterruptedError, InvalidArgumentError, isAbortError } from '../errors.js';
+import { defer, EMPTY, lastValueFrom, Observable, of, throwError } from 'rxjs';
+import { AgentBusyError, InterruptedError, isAbortError } from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
+import { checkAgentName } from '../internal/checkAgentName.js';
 import { newId } from '../internal/newId.js';
 import { callInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
@@ -15,7 +16,7 @@ import type { Agent } from './agent.js';
 import { type AgentEvent, streamOf } from './agentEvent.js';
 import { type AgentTool, type AgentToolOptions, agentTool } from './agentTool.js';
 import type { CallContext } from './callContext.js';
-import type { CallOptions, InterruptContext } from './callOptions.js';
+import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 
@@ -31,8 +32,8 @@ export interface AgentBaseOptions {
  * The base of every agent. AgentBase owns the infrastructure — the running guard, hooks,
  * interrupts, hub subscribers and state — and a subclass owns only `doCall()`.
  *
- * `call()`, `stream()` and `observe()` are final: the constructor throws a TypeError when a
- * subclass overrides them.
+ * `call()`, `stream()`, `reply()` and `observe()` are final: the constructor throws a
+ * TypeError when a subclass overrides them.
  *
  * @example
  * ```ts run
@@ -59,13 +60,8 @@ export abstract class AgentBase implements Agent {
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
-    if (typeof options?.name !== 'string' || options.name.trim() === '') {
-      throw new InvalidArgumentError(
-        `${new.target.name}: options.name must be a non-empty string.`,
-      );
-    }
+    this.name = checkAgentName(new.target.name, options);
     this.id = options.id ?? newId();
-    this.name = options.name;
     this.description = options.description ?? '';
     this.#state = new StateRegistry(this.name);
     this.#hooks = new AgentHooks(options.hooks);
@@ -77,15 +73,20 @@ export abstract class AgentBase implements Agent {
    * a call is already in flight, or the error that failed the call). Unsubscribing cancels
    * the call: `CallContext.signal` aborts and the agent is callable again at once.
    */
-  call(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<Msg> {
+  call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
     return this.#run(input, options, undefined);
+  }
+
+  /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
+  reply(input?: CallInput, options: CallOptions = {}): Promise<Msg> {
+    return lastValueFrom(this.call(input, options));
   }
 
   /**
    * Runs the same call as `call()` and emits a frozen snapshot of every hook event of it, in
    * order, then `{ type: 'reply', msg }`, then completes. Cold; errors and cancels like `call()`.
    */
-  stream(input?: Msg | readonly Msg[], options: CallOptions = {}): Observable<AgentEvent> {
+  stream(input?: CallInput, options: CallOptions = {}): Observable<AgentEvent> {
     return streamOf((sink) => this.#run(input, options, sink));
   }
 
@@ -231,7 +232,7 @@ export abstract class AgentBase implements Agent {
   }
 
   #run(
-    input: Msg | readonly Msg[] | undefined,
+    input: CallInput | undefined,
     options: CallOptions,
     sink: ((event: AgentEvent) => void) | undefined,
   ): Observable<Msg> {

@@ -8,10 +8,10 @@ export interface ReplyEvent {
   readonly msg: Msg;
 }
 
-/** A read-only snapshot of a hook event (without its `stopAgent` control). */
+/** A read-only snapshot of a hook event (without its `stopAgent` and `deny` controls). */
 export type HookEventSnapshot = {
   readonly [K in HookEvent['type']]: Readonly<
-    Omit<Extract<HookEvent, { type: K }>, 'stopAgent' | 'stopRequested'>
+    Omit<Extract<HookEvent, { type: K }>, 'stopAgent' | 'stopRequested' | 'deny'>
   >;
 }[HookEvent['type']];
 

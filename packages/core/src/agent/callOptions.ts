@@ -3,12 +3,20 @@ import type { Msg } from '../message/msg.js';
 /** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
 export type StructuredOutputSchema = object;
 
-/** Per-call options of `call()` and `stream()`. */
+/** What `call()`, `stream()` and `reply()` take: a string (sent as a user message), a Msg or Msgs. */
+export type CallInput = string | Msg | readonly Msg[];
+
+/** Per-call options of `call()`, `stream()` and `reply()`. */
 export interface CallOptions {
   /** Aborting it cancels the call, like unsubscribing. */
   readonly signal?: AbortSignal;
   /** Ask for a validated object in `reply.metadata.response` (StructuredOutputAgent only). */
   readonly structuredOutput?: StructuredOutputSchema;
+  /**
+   * Reasoning steps this call may take before its tool-less summary, overriding the agent's
+   * own bound (ReActAgent); a positive integer.
+   */
+  readonly maxIters?: number;
 }
 
 /** What `interrupt()` was given; passed to `handleInterrupt`. */

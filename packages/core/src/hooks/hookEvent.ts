@@ -77,10 +77,20 @@ export interface PostReasoningEvent extends EventBase, Stoppable, ModelResponseI
   reply: Msg;
 }
 
-/** Before a tool runs: hooks may change `toolCall.input` (the `id` is kept). */
+/**
+ * Before a tool runs: hooks may change `toolCall.input` (the `id` is kept), or refuse the
+ * call with `deny(reason)`.
+ */
 export interface PreActingEvent extends EventBase {
   readonly type: 'preActing';
   toolCall: ToolUseBlock;
+  /**
+   * The tool does not run: its result is the error result `[denied] <reason>` (with
+   * `resultKind: 'denied'`) and the loop goes on. The last reason given wins.
+   */
+  deny(reason: string): void;
+  /** The reason of `deny()`, once a hook called it. */
+  readonly deniedReason?: string;
 }
 
 /** A streamed piece of a tool's output. Read-only. */
@@ -95,9 +105,10 @@ export interface ActingChunkEvent extends EventBase {
  * tool Msg's `metadata.resultKind`: `duplicate` (an identical call in the same agent call
  * was answered instead of run), `interrupted` (the call was cut before the tool finished),
  * `cancelled` (a new message arrived while the call was pending), `not_executed` (the step
- * budget ran out). A result its tool produced has none.
+ * budget ran out), `denied` (a preActing hook or a human decision refused it). A result its
+ * tool produced has none.
  */
-export type ToolResultKind = 'duplicate' | 'interrupted' | 'cancelled' | 'not_executed';
+export type ToolResultKind = 'duplicate' | 'interrupted' | 'cancelled' | 'not_executed' | 'denied';
 
 /** After a tool ran: hooks may change the result before it is stored (the `id` is kept). */
 export interface PostActingEvent extends EventBase, Stoppable {

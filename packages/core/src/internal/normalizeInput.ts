@@ -1,6 +1,6 @@
-import type { CallOptions } from '../agent/callOptions.js';
+import type { CallInput, CallOptions } from '../agent/callOptions.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
-import type { Msg } from '../message/msg.js';
+import { type Msg, userMsg } from '../message/msg.js';
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
 export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: string): Msg[] {
@@ -22,17 +22,18 @@ export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: 
 }
 
 /**
- * The input of `agent.call()` as an array of Msgs; throws `UnsupportedStructuredOutputError`
+ * The input of `agent.call()` as an array of Msgs (a string is one user message); throws `UnsupportedStructuredOutputError`
  * when structured output is asked of an agent without it, `InvalidArgumentError` for input
  * that is not a Msg.
  */
 export function callInput(
   agent: { readonly name: string; readonly constructor: { readonly name: string } },
-  input: Msg | readonly Msg[] | undefined,
+  input: CallInput | undefined,
   options: CallOptions,
   supportsStructuredOutput: boolean,
 ): Msg[] {
   if (options.structuredOutput !== undefined && !supportsStructuredOutput)
     throw new UnsupportedStructuredOutputError(agent.constructor.name);
+  if (typeof input === 'string') return [userMsg(input)];
   return normalizeInput(input, `${agent.name}.call()`);
 }

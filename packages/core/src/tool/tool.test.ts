@@ -52,6 +52,20 @@ describe('tool', () => {
     expect(() => tool({ ...valid(), execute: 'x' as unknown as () => string })).toThrow(/execute/);
   });
 
+  it('keeps needsApproval, a boolean or a predicate typed by the schema', () => {
+    const predicate = (args: { q: string }) => args.q.length > 3;
+    expect(tool({ ...valid(), needsApproval: true }).needsApproval).toBe(true);
+    const t = tool({ ...valid(), needsApproval: predicate });
+    expect(t.needsApproval).toBe(predicate);
+    expectTypeOf(t).toEqualTypeOf<Tool<{ q: string }>>();
+  });
+
+  it('rejects a needsApproval that is neither a boolean nor a function', () => {
+    expect(() => tool({ ...valid(), needsApproval: 'yes' as unknown as boolean })).toThrow(
+      /needsApproval must be a boolean or a function/,
+    );
+  });
+
   it('rejects a non-positive timeoutMs', () => {
     expect(() => tool({ ...valid(), timeoutMs: 0 })).toThrow(/timeoutMs/);
   });

@@ -44,6 +44,21 @@ export interface ToolExecutionContext {
   readonly agent?: Agent;
 }
 
+/** What a `needsApproval` predicate gets besides the arguments. */
+export interface ToolApprovalContext {
+  readonly toolCallId: string;
+  readonly agent?: Agent;
+}
+
+/**
+ * Whether a call of a tool waits for a human decision before it runs: always, never, or
+ * as a predicate of the validated arguments decides (a predicate that throws or rejects
+ * counts as "needs approval").
+ */
+export type NeedsApproval<Args = unknown> =
+  | boolean
+  | ((args: Args, context: ToolApprovalContext) => boolean | Promise<boolean>);
+
 /** A function the model can call. Build one with `tool()`. */
 export interface Tool<Args = unknown> {
   readonly name: string;
@@ -63,6 +78,11 @@ export interface Tool<Args = unknown> {
    * `maxResultChars`); a longer one keeps its head and tail (see `truncateResult`).
    */
   readonly maxResultChars?: number;
+  /**
+   * Calls of this tool wait for a human decision: the agent's call ends before acting with
+   * `generateReason: 'approval_required'`; resume with `agent.call(toolDecisions(...))`.
+   */
+  readonly needsApproval?: NeedsApproval<Args>;
 }
 
 /** What `tool()` takes. */
@@ -74,6 +94,7 @@ export interface ToolDefinition<S extends ToolParameters> {
   readonly dedupe?: boolean;
   readonly timeoutMs?: number;
   readonly maxResultChars?: number;
+  readonly needsApproval?: NeedsApproval<InferToolArgs<S>>;
 }
 
 /** A tool call to run: `input` is parsed arguments, or `rawArguments` the JSON text to parse. */
@@ -92,7 +113,8 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * 'zod'`), a zod v3 schema (`import { z } from 'zod/v3'`) or a JSON Schema, and must describe
  * an object; `execute` gets the validated arguments (defaults applied) and returns a string,
  * content blocks or any other JSON value (sent as its JSON text), a Promise or an Observable
- * of them. `maxResultChars` caps how much of its result the model gets (see `Toolkit`).
+ * of them. `maxResultChars` caps how much of its result the model gets (see `Toolkit`);
+ * `needsApproval` (a boolean or a predicate of the arguments) makes calls wait for a human.
  * Throws `InvalidArgumentError` naming the bad field when the definition is unusable.
  * Returns a frozen Tool.
  *
@@ -113,6 +135,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     );
   }
   const { name, description, parameters, execute, dedupe, timeoutMs, maxResultChars } = def;
+  const { needsApproval } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new InvalidArgumentError(
       `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
@@ -145,6 +168,15 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       `${where}: maxResultChars must be a positive whole number of characters (or Infinity) when given.`,
     );
   }
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new InvalidArgumentError(
+      `${where}: needsApproval must be a boolean or a function (args, context) => boolean | Promise<boolean> when given.`,
+    );
+  }
   assertObjectSchema(where, parameters);
   return Object.freeze({
     name,
@@ -154,6 +186,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     ...(dedupe !== undefined && { dedupe }),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultChars !== undefined && { maxResultChars }),
+    ...(needsApproval !== undefined && { needsApproval }),
   });
 }
 

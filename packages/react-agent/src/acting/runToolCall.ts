@@ -15,6 +15,7 @@ import {
 import { concatMap, EMPTY, Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
+import { DenySwitch, deniedResult } from './denySwitch.js';
 import { stableStringify } from './stableStringify.js';
 
 /** How one tool call runs. */
@@ -22,6 +23,8 @@ export interface ToolCallSetup {
   readonly dedupe: boolean;
   /** Raw argument text of calls whose arguments were not a JSON object, by call id. */
   readonly invalidArguments: JsonObject;
+  /** Calls refused before they reach preActing (a human's decision), by id: the reason. */
+  readonly denied?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -42,7 +45,9 @@ export interface ToolCallOutcome {
  * (its chunks fire actingChunk events; every failure is an error result), postActing hooks
  * (see the whole result; may change it, never its id), then the result is cut to
  * `toolkit.resultLimit(name)` characters (`truncateResult`). Identical repeated calls within
- * the agent call are answered without running. Cold; emits one outcome.
+ * the agent call are answered without running; a call denied by a preActing hook
+ * (`deny(reason)`) or in `setup.denied` gets a `[denied]` error result without running.
+ * Cold; emits one outcome.
  *
  * The phases run in one `new Observable` (see `Phases`); with nobody listening, the hooks
  * are skipped without an Observable, so a call costs little more than its tool.
@@ -55,9 +60,14 @@ export function runToolCall(
   return new Observable<ToolCallOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
+    const deny = new DenySwitch();
     const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
+      if (deny.reason !== undefined) {
+        postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
+        return;
+      }
       // Raw (invalid) argument text counts only while no hook replaced the input.
       const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
       const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
@@ -90,11 +100,17 @@ export function runToolCall(
         phases.finish(outcome(state, final, stop.stopped, kind)),
       );
     };
-    phases.afterHooks(
-      context,
-      { type: 'preActing', agent: context.agent, toolCall: call },
-      execute,
-    );
+    const refused = setup.denied?.get(call.id);
+    if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
+    else
+      phases.afterHooks(
+        context,
+        deny.attach(
+          { type: 'preActing', agent: context.agent, toolCall: call },
+          context.listens('preActing'),
+        ),
+        execute,
+      );
     return phases.subscription;
   });
 }

@@ -10,7 +10,7 @@ export interface FinishGuardInput {
   /** How many drafts of this call the guard has already rejected. */
   readonly rejections: number;
   readonly signal: AbortSignal;
-  /** Adds the guard's own model usage to the call's total. */
+  /** Records the guard's own model usage: the reply's `metadata.judgeUsage`, apart from `usage`. */
   addUsage(usage: Usage | undefined): void;
 }
 

@@ -1,4 +1,10 @@
-import { type ChatModel, ChatResponseAccumulator, type Msg, textOf } from '@rxagent/core';
+import {
+  type ChatModel,
+  ChatResponseAccumulator,
+  InvalidArgumentError,
+  type Msg,
+  textOf,
+} from '@rxagent/core';
 import { concat, defer, ignoreElements, type Observable, of, tap } from 'rxjs';
 import type { FinishGuard, FinishGuardInput, FinishVerdict } from './finishGuard.js';
 
@@ -10,6 +16,12 @@ export interface JudgeGuardOptions {
   readonly maxRetries?: number;
   /** Replaces the judge's instructions (keep the PASS / FAIL reply format). */
   readonly instructions?: string;
+  /**
+   * A cheap pre-check before any judge request: a draft whose trimmed text is shorter than
+   * this many characters is rejected at once (`verdict: 'too_short'`), without spending a
+   * model request. Default 0 (off).
+   */
+  readonly minChars?: number;
 }
 
 const INSTRUCTIONS = `You review a draft answer before it is sent to a user.
@@ -23,7 +35,9 @@ FAIL: <which points of the request are missing or wrong, as an instruction to th
  * An LLM-as-judge finish guard: one tool-less request checks that the draft final answer
  * covers every point of the user's latest request. After `maxRetries` rejections in a call
  * it lets the answer through. A reply it cannot read counts as a pass (fail-open), and the
- * agent treats a judge error as a pass too.
+ * agent treats a judge error as a pass too. With `minChars`, a trivially short draft is
+ * rejected without a judge request. The judge's token usage is reported apart from the
+ * agent's, as the reply's `metadata.judgeUsage` (`metadata.usage` is the agent's own model).
  *
  * @example
  * ```ts
@@ -34,11 +48,18 @@ export class JudgeGuard implements FinishGuard {
   readonly #model: ChatModel;
   readonly #maxRetries: number;
   readonly #instructions: string;
+  readonly #minChars: number;
 
   constructor(options: JudgeGuardOptions) {
     this.#model = options.model;
     this.#maxRetries = options.maxRetries ?? 2;
     this.#instructions = options.instructions ?? INSTRUCTIONS;
+    const minChars = options.minChars ?? 0;
+    if (!Number.isInteger(minChars) || minChars < 0)
+      throw new InvalidArgumentError(
+        `JudgeGuard: minChars must be a non-negative integer, got ${minChars}.`,
+      );
+    this.#minChars = minChars;
   }
 
   /** Cold; emits one verdict and completes; errors when the judge request fails. */
@@ -48,6 +69,15 @@ export class JudgeGuard implements FinishGuard {
         return of<FinishVerdict>({
           pass: true,
           details: { verdict: 'max_retries', maxRetries: this.#maxRetries },
+        });
+      }
+      const chars = textOf(input.draft).trim().length;
+      if (chars < this.#minChars) {
+        const feedback = `The answer is too short (${chars} characters, at least ${this.#minChars} expected): answer the request in full.`;
+        return of<FinishVerdict>({
+          pass: false,
+          feedback,
+          details: { verdict: 'too_short', chars, minChars: this.#minChars },
         });
       }
       const request = latestUserRequest(input.messages);

@@ -23,7 +23,8 @@ export function runFinishGuard(
       messages: state.transcript.messages(),
       rejections: state.guardRejections,
       signal: state.context.signal,
-      addUsage: (usage) => state.context.addUsage(usage),
+      // Reported apart (`metadata.judgeUsage`), not merged into the agent's own usage.
+      addUsage: (usage) => state.stats.addJudgeUsage(usage),
     }),
   ).pipe(
     catchError((error: unknown) => failOpen(error, state)),

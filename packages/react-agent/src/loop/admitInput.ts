@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Msg, toolResults } from '@rxagent/core';
+import { admitDecisions, type Decisions } from './approval.js';
 import type { Step } from './step.js';
 import type { Transcript } from './transcript.js';
 
@@ -13,21 +14,26 @@ export function inputCharLimit(agentName: string, value: number | undefined): nu
     `ReActAgent "${agentName}": maxInputChars must be a positive whole number of characters (or Infinity), got ${String(value)}.`,
   );
 }
+const NO_DECISIONS: Decisions = { approve: [], deny: {} };
 
 /**
  * Records a call's input and picks its first step (human in the loop): no input with open
  * tool calls runs them; tool results answer open calls (unknown ids, and a second result
  * for one id, are an `InvalidArgumentError` thrown before memory changes) and the missing
  * ones run; any other message first gives each open call a `[cancelled]` error result,
- * then reasoning starts. A message longer than `maxInputChars` characters (its text and
- * tool-result text) is an `InvalidArgumentError` thrown before memory changes.
+ * then reasoning starts. A `toolDecisions()` Msg (not stored) resumes the open calls with
+ * those decisions (see `admitDecisions` for what it rejects); supplied results without one
+ * decide nothing, so a missing call whose tool needs approval is denied, not run. A message
+ * longer than `maxInputChars` characters (its text and tool-result text) is an
+ * `InvalidArgumentError` thrown before memory changes.
  */
 export function admitInput(
   transcript: Transcript,
-  msgs: readonly Msg[],
+  input: readonly Msg[],
   maxInputChars: number = DEFAULT_MAX_INPUT_CHARS,
 ): Step {
-  for (const msg of msgs) checkLength(transcript.agentName, msg, maxInputChars);
+  for (const msg of input) checkLength(transcript.agentName, msg, maxInputChars);
+  const { decisions, rest: msgs } = admitDecisions(transcript, input);
   const supplied = msgs.filter((msg) => msg.role === 'tool');
   const others = msgs.filter((msg) => msg.role !== 'tool');
   const openIds = new Set(transcript.openCalls.map((call) => call.id));
@@ -51,7 +57,16 @@ export function admitInput(
   transcript.add(supplied);
   const missing = transcript.openCalls;
   if (missing.length > 0 && others.length === 0) {
-    return { kind: 'act', calls: missing, invalidArguments: transcript.invalidArguments };
+    const invalidArguments = transcript.invalidArguments;
+    // Results for some calls are an answer, not an approval: a missing call that needs
+    // approval is then denied (`no decision`) rather than run.
+    const decided = decisions ?? (supplied.length > 0 ? NO_DECISIONS : undefined);
+    return {
+      kind: 'act',
+      calls: missing,
+      invalidArguments,
+      ...(decided && { decisions: decided }),
+    };
   }
   transcript.close(
     missing,

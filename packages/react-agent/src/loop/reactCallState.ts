@@ -1,4 +1,5 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
+import { CallStats } from './callStats.js';
 import type { Transcript } from './transcript.js';
 
 /**
@@ -14,6 +15,21 @@ export class ReActCallState {
   toolChoice: ToolChoice | undefined;
   /** Drafts the finish guard rejected in this call. */
   guardRejections = 0;
+  /** Reasoning steps this call may take (the agent's `maxIters` or the call's own). */
+  maxIters = 10;
+  /** Consecutive failing tool rounds after which the loop stops (`maxToolFailures`). */
+  maxToolFailures = 3;
+  /** Consecutive reasoning steps whose tool calls all failed. */
+  toolFailureStreak = 0;
+  /**
+   * Tools whose failing results do not count towards `maxToolFailures`, because a budget of
+   * their own bounds them (structured output's `generate_response`).
+   */
+  readonly uncountedTools = new Set<string>();
+  /** Whether an empty final answer already got its reminder in this call. */
+  emptyAnswerReminded = false;
+  /** Model calls, tool calls, elapsed time and judge usage (`reply.metadata.stats`). */
+  readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
 

@@ -1,14 +1,7 @@
-import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
+import type { GenerateReason, JsonObject, Msg, ToolDecisions, ToolUseBlock } from '@rxagent/core';
 
-/** Why a ReActAgent call ended (`reply.metadata.generateReason`). */
-export type GenerateReason =
-  | 'stop'
-  | 'tool_calls_stopped'
-  | 'acting_stopped'
-  | 'interrupted'
-  | 'max_iterations'
-  | 'structured_output'
-  | 'handoff';
+/** Why a ReActAgent call ended (`reply.metadata.generateReason`); defined in core. */
+export type { GenerateReason };
 
 /** The step that ends the loop with a reply. */
 export interface FinalStep {
@@ -26,8 +19,10 @@ export type RunnableStep =
       readonly kind: 'act';
       readonly calls: readonly ToolUseBlock[];
       readonly invalidArguments: JsonObject;
+      /** A human's decisions about the calls (resuming an `approval_required` stop). */
+      readonly decisions?: Required<ToolDecisions>;
     }
-  | { readonly kind: 'summary' };
+  | { readonly kind: 'summary'; readonly reason?: 'max_iterations' | 'tool_failures' };
 
 /** One step of the reason → act loop. */
 export type Step = RunnableStep | FinalStep;

@@ -24,7 +24,8 @@ export function summaryInstruction(maxIters: number): Msg {
 
 /**
  * The max-iterations summary: one request with `tools` omitted, between preSummary and
- * postSummary hooks. The instruction is sent, not stored. With `setup.context`, the context
+ * postSummary hooks. The instruction (default: the max-iterations one) is sent, not stored.
+ * With `setup.context`, the context
  * step first makes that request (no tools, the instruction reserved) fit. Cold; emits the
  * reply (not stored).
  */
@@ -32,6 +33,7 @@ export function summaryStep(
   state: ReActCallState,
   setup: ReasoningSetup,
   maxIters: number,
+  instruction: Msg = summaryInstruction(maxIters),
 ): Observable<Msg> {
   return new Observable<Msg>((subscriber) => {
     const phases = new Phases(subscriber);
@@ -53,7 +55,6 @@ export function summaryStep(
         { type: 'postSummary', agent: context.agent, reply, ...info },
         (event) => phases.finish(event.reply),
       );
-    const instruction = summaryInstruction(maxIters);
     const start = (): void => {
       const preSummary: PreSummaryEvent = {
         type: 'preSummary',

@@ -1,0 +1,132 @@
+import { isJsonObject, type JsonObject } from '../json.js';
+import type { ToolUseBlock } from '../message/contentBlock.js';
+import type { Msg } from '../message/msg.js';
+import type { Usage } from '../model/chatModel.js';
+
+/**
+ * Why a call ended (`reply.metadata.generateReason`):
+ * - `stop`: the model answered (or a hook stopped a reply without tool calls);
+ * - `tool_calls_stopped` / `acting_stopped`: a postReasoning / postActing hook stopped the loop;
+ * - `approval_required`: a tool call needs a human decision (resume with `toolDecisions`);
+ * - `interrupted`: `interrupt()` cut the call;
+ * - `max_iterations` / `tool_failures`: the step budget ran out, or too many reasoning steps
+ *   in a row had only failing tool calls; a tool-less summary answered;
+ * - `structured_output`: a validated structured response;
+ * - `handoff`: the call was handed to another agent.
+ */
+export type GenerateReason =
+  | 'stop'
+  | 'tool_calls_stopped'
+  | 'acting_stopped'
+  | 'approval_required'
+  | 'interrupted'
+  | 'max_iterations'
+  | 'tool_failures'
+  | 'structured_output'
+  | 'handoff';
+
+/** What one ReActAgent call did (`reply.metadata.stats`). */
+export interface ReplyStats {
+  /** Reasoning steps taken. */
+  readonly iterations: number;
+  /** Requests to the agent's model (reasoning and summary steps; a finish guard's are apart). */
+  readonly modelCalls: number;
+  /** Tool calls the loop handled: run, denied, or answered as duplicates. */
+  readonly toolCalls: number;
+  /** Milliseconds from the start of the agent's work to its reply. */
+  readonly elapsedMs: number;
+}
+
+/** The metadata the framework puts on a reply, typed; read it with `replyMetadata(msg)`. */
+export interface ReplyMetadata {
+  readonly generateReason?: GenerateReason;
+  /** The call's token usage on the agent's own model, summed over its requests. */
+  readonly usage?: Usage;
+  /** The token usage of a finish guard's judge model, kept apart from `usage`. */
+  readonly judgeUsage?: Usage;
+  readonly stats?: ReplyStats;
+  /** The call was interrupted (`generateReason: 'interrupted'`). */
+  readonly interrupted?: boolean;
+  /** The Msg holds the text of a reply cut mid-stream. */
+  readonly partial?: boolean;
+  /** With `approval_required`: the reply's tool calls, all waiting (approved or not). */
+  readonly pendingToolCalls?: readonly ToolUseBlock[];
+  /** With `approval_required`: the ids of the calls that need a decision. */
+  readonly approvalRequired?: readonly string[];
+  /** The model gave an empty final answer twice (after one reminder). */
+  readonly emptyAnswer?: boolean;
+  /** A finish guard's verdict about the accepted answer. */
+  readonly finishGuard?: JsonObject;
+  /** A structured-output agent's validated response. */
+  readonly response?: unknown;
+}
+
+const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
+  'stop',
+  'tool_calls_stopped',
+  'acting_stopped',
+  'approval_required',
+  'interrupted',
+  'max_iterations',
+  'tool_failures',
+  'structured_output',
+  'handoff',
+]);
+
+/** Whether `value` is one of the known `GenerateReason`s. */
+export function isGenerateReason(value: unknown): value is GenerateReason {
+  return typeof value === 'string' && REASONS.has(value);
+}
+
+/**
+ * The framework's metadata of `msg`, typed. Each field is kept only when it has the
+ * documented shape (metadata can come from saved state or a remote agent), so reading a
+ * field never lies about its type; other metadata keys are left out.
+ */
+export function replyMetadata(msg: Msg): ReplyMetadata {
+  const m = msg.metadata;
+  const out: { -readonly [K in keyof ReplyMetadata]: ReplyMetadata[K] } = {};
+  if (isGenerateReason(m['generateReason'])) out.generateReason = m['generateReason'];
+  if (isUsage(m['usage'])) out.usage = m['usage'];
+  if (isUsage(m['judgeUsage'])) out.judgeUsage = m['judgeUsage'];
+  if (isStats(m['stats'])) out.stats = m['stats'];
+  for (const key of ['interrupted', 'partial', 'emptyAnswer'] as const) {
+    if (typeof m[key] === 'boolean') out[key] = m[key];
+  }
+  const pending = m['pendingToolCalls'];
+  if (Array.isArray(pending) && pending.every(isToolUse))
+    out.pendingToolCalls = pending as unknown as ToolUseBlock[];
+  const ids = m['approvalRequired'];
+  if (Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
+    out.approvalRequired = ids as string[];
+  if (isJsonObject(m['finishGuard'])) out.finishGuard = m['finishGuard'];
+  if (m['response'] !== undefined) out.response = m['response'];
+  return out;
+}
+
+function isUsage(value: unknown): value is Usage {
+  return (
+    isJsonObject(value) &&
+    typeof value['inputTokens'] === 'number' &&
+    typeof value['outputTokens'] === 'number' &&
+    typeof value['totalTokens'] === 'number'
+  );
+}
+
+function isStats(value: unknown): value is ReplyStats {
+  return (
+    isJsonObject(value) &&
+    ['iterations', 'modelCalls', 'toolCalls', 'elapsedMs'].every(
+      (key) => typeof value[key] === 'number',
+    )
+  );
+}
+
+function isToolUse(value: unknown): value is ToolUseBlock {
+  return (
+    isJsonObject(value) &&
+    value['type'] === 'tool_use' &&
+    typeof value['id'] === 'string' &&
+    typeof value['name'] === 'string'
+  );
+}

@@ -247,14 +247,11 @@ export abstract class AgentBase implements Agent {
         return;
       }
       const systemPrompt = this.defaultSystemPrompt();
-      const hooksFor = this.#hooks.forType;
       const release = (): void => {
         if (this.#active === call) this.#active = undefined;
       };
-      const call = new ActiveCall(
-        { agent: this, options, systemPrompt, hooksFor, sink, release },
-        subscriber,
-      );
+      const setup = { agent: this, options, systemPrompt, hooksFor: this.#hooks.forType };
+      const call = new ActiveCall({ ...setup, sink, release }, subscriber);
       this.#active = call;
       // 2. An interrupt made while idle does not cut this call.
       this.#interrupt = undefined;

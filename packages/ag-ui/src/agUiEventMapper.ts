@@ -7,11 +7,11 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
   textOf,
+  toolOutputText,
   toolResults,
   toolUses,
 } from '@rxagent/core';
 import { pendingCallsOf, runOutcomeOf } from './runOutcome.js';
-import { toolOutputText } from './toolOutputText.js';
 
 /** Which AG-UI run the events of one agent call belong to. */
 export interface AgUiRunIds {
@@ -254,7 +254,7 @@ function resultEvent(result: ToolResultBlock): Event {
     type: EventType.TOOL_CALL_RESULT,
     messageId: `${result.id}:result`,
     toolCallId: result.id,
-    content: toolOutputText(result.output),
+    content: toolOutputText(result),
     role: 'tool',
     ...(result.isError === true && { metadata: { isError: true } }),
   };

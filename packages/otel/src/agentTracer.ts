@@ -23,6 +23,7 @@ import type {
   PreReasoningEvent,
   PreSummaryEvent,
 } from '@rxagent/core';
+import { toolOutputText } from '@rxagent/core';
 import type { CallSpans } from './callSpans.js';
 import { GenAi } from './genAiAttributes.js';
 import { genAiMessages } from './genAiMessages.js';
@@ -203,7 +204,7 @@ export class AgentTracer {
     call.tools.delete(event.result.id);
     const { result } = event;
     if (result.isError === true) {
-      const text = outputText(result.output);
+      const text = toolOutputText(result);
       if (text.startsWith('[interrupted]')) span.setAttribute(GenAi.interrupted, true);
       else {
         span.setAttribute(GenAi.errorType, 'tool_error');
@@ -211,7 +212,7 @@ export class AgentTracer {
       }
     }
     if (this.#captureContent && span.isRecording()) {
-      span.setAttribute(GenAi.toolCallResult, outputText(result.output));
+      span.setAttribute(GenAi.toolCallResult, toolOutputText(result));
     }
     span.end();
   }
@@ -299,11 +300,4 @@ function addRequestOptions(attributes: Attributes, options: ModelOptions): void 
 function modelNameOf(agent: Agent): string | undefined {
   const name = (agent as { model?: { modelName?: unknown } }).model?.modelName;
   return typeof name === 'string' && name !== '' ? name : undefined;
-}
-
-function outputText(output: PostActingEvent['result']['output']): string {
-  if (typeof output === 'string') return output;
-  return output
-    .map((part) => (part.type === 'text' ? part.text : `[image: ${part.url.slice(0, 40)}]`))
-    .join('\n');
 }

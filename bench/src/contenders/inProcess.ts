@@ -1,6 +1,6 @@
 import { type ChatChunk, type ChatMessage, type ChatModel, userMsg } from '@rxagent/core';
 import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
-import { ReActAgent } from '@rxagent/react-agent';
+import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { CALLS_PER_RUN, SYSTEM_PROMPT, scenarioTurn } from '../scenario/conversation.js';
 import { benchToolkit, TOOL_SCHEMAS } from '../scenario/tools.js';
@@ -18,13 +18,21 @@ export function scriptedModel(): ScriptedChatModel {
   );
 }
 
-/** rxagent in process: a fresh ReActAgent per conversation, on a model from `model()`. */
-export function rxagentInProcess(model: () => ChatModel = scriptedModel): Contender {
+/**
+ * rxagent in process: a fresh ReActAgent per conversation, on a model from `model()`, with
+ * the options `extra()` adds (hooks, `context` …) for the suites that vary them.
+ */
+export function rxagentInProcess(
+  model: () => ChatModel = scriptedModel,
+  extra: () => Partial<ReActAgentOptions> = () => ({}),
+  label = 'rxagent',
+): Contender {
   const toolkit = benchToolkit();
   return {
-    label: 'rxagent',
+    label,
     async run(prompt, signal) {
       const agent = new ReActAgent({
+        ...extra(),
         name: 'assistant',
         sysPrompt: SYSTEM_PROMPT,
         model: model(),

@@ -1,7 +1,6 @@
 import { type Hook, type HookEventType, userMsg } from '@rxagent/core';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
-import type { Contender } from '../contenders/contender.js';
 import { rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
@@ -10,6 +9,11 @@ import { pairDifferences, summarize } from '../lib/stats.js';
 import { timeConversations } from '../lib/timeConversations.js';
 import { CALLS_PER_RUN, SYSTEM_PROMPT, USER_PROMPT } from '../scenario/conversation.js';
 import { benchToolkit } from '../scenario/tools.js';
+
+/** A synchronous no-op hook listening to `events` (all when absent). */
+function noopHook(events?: HookEventType[]): Hook {
+  return { name: 'noop', onEvent: () => undefined, ...(events && { events }) };
+}
 
 /** Every event of a turn except the per-chunk ones. */
 const TURN_EVENTS: HookEventType[] = [
@@ -20,27 +24,6 @@ const TURN_EVENTS: HookEventType[] = [
   'preActing',
   'postActing',
 ];
-
-/** rxagent in process with one synchronous no-op hook listening to `events` (all when absent). */
-function rxagentWithHook(label: string, events?: HookEventType[]): Contender {
-  const toolkit = benchToolkit();
-  const hook: Hook = { name: 'noop', onEvent: () => undefined, ...(events && { events }) };
-  return {
-    label,
-    async run(prompt) {
-      const agent = new ReActAgent({
-        name: 'assistant',
-        sysPrompt: SYSTEM_PROMPT,
-        model: scriptedModel(),
-        toolkit,
-        hooks: [hook],
-      });
-      const answer = await lastValueFrom(agent.call(userMsg(prompt)));
-      const block = answer.content[0];
-      return block?.type === 'text' ? block.text : '';
-    },
-  };
-}
 
 /** How many chunk events one conversation would build (counted once with a chunk hook). */
 async function chunkEventsPerRun(): Promise<number> {
@@ -69,8 +52,8 @@ const ALL = 'rxagent + 1 hook on every event';
 export async function chunkFreeHook(config: BenchConfig): Promise<SuiteResult> {
   const contenders = [
     rxagentInProcess(),
-    rxagentWithHook(IGNORING, TURN_EVENTS),
-    rxagentWithHook(ALL),
+    rxagentInProcess(scriptedModel, () => ({ hooks: [noopHook(TURN_EVENTS)] }), IGNORING),
+    rxagentInProcess(scriptedModel, () => ({ hooks: [noopHook()] }), ALL),
   ];
   const samples = await interleave(
     contenders.map((contender) => ({

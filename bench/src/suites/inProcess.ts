@@ -2,7 +2,6 @@ import type { Hook } from '@rxagent/core';
 import { userMsg } from '@rxagent/core';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
-import type { Contender } from '../contenders/contender.js';
 import { handLoopInProcess, rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
@@ -13,26 +12,7 @@ import { CALLS_PER_RUN, SYSTEM_PROMPT, USER_PROMPT } from '../scenario/conversat
 import { benchToolkit } from '../scenario/tools.js';
 
 const noop: Hook = { name: 'noop', onEvent: () => undefined };
-
-/** rxagent in process with `hooks` synchronous no-op hooks. */
-function rxagentWithHooks(hooks: number): Contender {
-  const toolkit = benchToolkit();
-  return {
-    label: `rxagent + ${hooks} no-op hook${hooks === 1 ? '' : 's'}`,
-    async run(prompt) {
-      const agent = new ReActAgent({
-        name: 'assistant',
-        sysPrompt: SYSTEM_PROMPT,
-        model: scriptedModel(),
-        toolkit,
-        hooks: Array.from({ length: hooks }, () => noop),
-      });
-      const answer = await lastValueFrom(agent.call(userMsg(prompt)));
-      const block = answer.content[0];
-      return block?.type === 'text' ? block.text : '';
-    },
-  };
-}
+const noopHooks = (count: number): Hook[] => Array.from({ length: count }, () => noop);
 
 /** How many hook events one conversation fires (counted once with a counting hook). */
 async function eventsPerRun(): Promise<number> {
@@ -59,8 +39,8 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
   const contenders = [
     rxagentInProcess(),
     handLoopInProcess(),
-    rxagentWithHooks(1),
-    rxagentWithHooks(21),
+    rxagentInProcess(scriptedModel, () => ({ hooks: noopHooks(1) }), 'rxagent + 1 no-op hook'),
+    rxagentInProcess(scriptedModel, () => ({ hooks: noopHooks(21) }), 'rxagent + 21 no-op hooks'),
   ];
   const samples = await interleave(
     contenders.map((contender) => ({

@@ -9,21 +9,18 @@ import {
 } from '@rxagent/core';
 import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
-import type { Contender } from '../contenders/contender.js';
-import { scriptedModel } from '../contenders/inProcess.js';
+import { rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, settledHeap, summarize } from '../lib/stats.js';
 import { timeConversations } from '../lib/timeConversations.js';
-import { SYSTEM_PROMPT } from '../scenario/conversation.js';
 import {
   LONG_CHAT_PROMPT,
   LongChatModel,
   longChatQuestion,
   longChatToolkit,
 } from '../scenario/longChat.js';
-import { benchToolkit } from '../scenario/tools.js';
 
 /** Conversation turns (one user question, a tool call, its 5 KB result, an answer). */
 const TURNS = 200;
@@ -143,24 +140,6 @@ async function heapPerAgent(agents: number): Promise<{ early: number; late: numb
   return { early, late };
 }
 
-/** The in-process benchmark conversation, with `context` set or not. */
-function inProcessWith(label: string, context: ReActAgentOptions['context']): Contender {
-  const toolkit = benchToolkit();
-  return {
-    label,
-    async run(prompt) {
-      const agent = new ReActAgent({
-        name: 'assistant',
-        sysPrompt: SYSTEM_PROMPT,
-        model: scriptedModel(),
-        toolkit,
-        ...(context !== undefined && { context }),
-      });
-      return textOf(await lastValueFrom(agent.call(userMsg(prompt))));
-    },
-  };
-}
-
 /**
  * Suite 7: context engineering over a 200-turn research chat (each turn a question, a
  * `read_source` call with a 5 KB result, an answer) with `context: { maxTokens: 8000 }` and a
@@ -190,9 +169,13 @@ export async function longConversation(config: BenchConfig): Promise<SuiteResult
     heaps.push(await heapPerAgent(config.quick ? 10 : 30));
   }
   const contenders = [
-    inProcessWith('no context', undefined),
-    inProcessWith('no context (again)', undefined),
-    inProcessWith('context set, never triggered', { maxTokens: 1_000_000 }),
+    rxagentInProcess(scriptedModel, () => ({}), 'no context'),
+    rxagentInProcess(scriptedModel, () => ({}), 'no context (again)'),
+    rxagentInProcess(
+      scriptedModel,
+      () => ({ context: { maxTokens: 1_000_000 } }),
+      'context set, never triggered',
+    ),
   ];
   const samples = await interleave(
     contenders.map((c) => ({

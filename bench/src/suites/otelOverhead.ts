@@ -8,7 +8,6 @@ import {
 } from '@rxagent/core';
 import { otelHook } from '@rxagent/otel';
 import { ReActAgent } from '@rxagent/react-agent';
-import { lastValueFrom } from 'rxjs';
 import type { Contender } from '../contenders/contender.js';
 import { rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import type { BenchConfig } from '../lib/config.js';
@@ -17,31 +16,14 @@ import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, summarize } from '../lib/stats.js';
 import { timeConversations } from '../lib/timeConversations.js';
 import { CALLS_PER_RUN, SYSTEM_PROMPT } from '../scenario/conversation.js';
-import { benchToolkit } from '../scenario/tools.js';
+
+/** rxagent in process with one hook, made fresh per agent by `hook`. */
+const rxagentWithHook = (label: string, hook: () => Hook): Contender =>
+  rxagentInProcess(scriptedModel, () => ({ hooks: [hook()] }), label);
 
 const noop: Hook = { name: 'noop', onEvent: () => undefined };
 /** Streamed chunks per model request in the direct measurement. */
 const CHUNKS_PER_REQUEST = 8;
-
-/** rxagent in process with one hook, made fresh per agent by `hook`. */
-function rxagentWith(label: string, hook: () => Hook): Contender {
-  const toolkit = benchToolkit();
-  return {
-    label,
-    async run(prompt) {
-      const agent = new ReActAgent({
-        name: 'assistant',
-        sysPrompt: SYSTEM_PROMPT,
-        model: scriptedModel(),
-        toolkit,
-        hooks: [hook()],
-      });
-      const answer = await lastValueFrom(agent.call(userMsg(prompt)));
-      const block = answer.content[0];
-      return block?.type === 'text' ? block.text : '';
-    },
-  };
-}
 
 /** One conversation's events as a hook sees them: per turn a request, its chunks, two tools. */
 function conversationEvents(): HookEvent[] {
@@ -125,8 +107,8 @@ function directCostPerTurn(
 export async function otelOverhead(config: BenchConfig): Promise<SuiteResult> {
   const contenders = [
     rxagentInProcess(),
-    rxagentWith('rxagent + 1 no-op hook', () => noop),
-    rxagentWith('rxagent + otelHook (no-op tracer)', () => otelHook()),
+    rxagentWithHook('rxagent + 1 no-op hook', () => noop),
+    rxagentWithHook('rxagent + otelHook (no-op tracer)', () => otelHook()),
   ];
   const samples = await interleave(
     contenders.map((contender) => ({

@@ -1,0 +1,74 @@
+import type { AgentBase, AgentEvent, Hook, HookEvent } from '@rxagent/core';
+import { formatEvent } from './formatEvent.js';
+import type { RenderOptions } from './renderEvents.js';
+import { initialRenderState, type RenderState } from './renderState.js';
+import { shouldColor, styleFor } from './style.js';
+
+/** Options of `renderHub`. */
+export interface RenderHubOptions extends RenderOptions {
+  /**
+   * Rendering pauses while this returns true (e.g. during a concurrent fan-out round, whose
+   * interleaved tokens would be unreadable; print its answers afterwards). Default: never.
+   */
+  readonly muted?: () => boolean;
+  /** Priority of the rendering hooks (default 1,000: after the application's own hooks). */
+  readonly priority?: number;
+}
+
+/** The agents of a hub or pipeline: an array, or anything with `participants` (a `MsgHub`). */
+export type RenderedAgents = readonly AgentBase[] | { readonly participants: readonly AgentBase[] };
+
+/**
+ * Renders the calls of several agents — the participants of a `MsgHub`, the agents of a
+ * sequential, fan-out or handoff pipeline — the way `renderEvents()` renders one `stream()`.
+ * Pipelines and hubs call their agents with `call()`, so the events are taken where they
+ * happen: a hook is added to each agent. Each call starts with a bold `[name]` header line,
+ * then its streamed tokens, tool calls and results, and ends with its time and usage line;
+ * a failed call's error is printed once. An agent used as another's tool (`asTool`) need not
+ * be listed: it shows through its caller's tool call.
+ *
+ * Returns a function that removes every hook it added. Agents added to a hub later are not
+ * rendered: call `renderHub` for them too.
+ *
+ * @example
+ * ```ts
+ * const stop = renderHub([researcher, writer]);
+ * await lastValueFrom(sequentialPipeline([researcher, writer], userMsg(topic)));
+ * stop();
+ * ```
+ */
+export function renderHub(agents: RenderedAgents, options: RenderHubOptions = {}): () => void {
+  const list = 'participants' in agents ? agents.participants : agents;
+  const out = options.out ?? process.stdout;
+  const clock = options.clock ?? Date.now;
+  const muted = options.muted ?? (() => false);
+  const color = options.color ?? shouldColor(out);
+  const showThinking = options.showThinking ?? false;
+  const bold = styleFor(color).bold;
+  let state: RenderState = initialRenderState({ color, showThinking, startedAt: clock() });
+  const render = (event: AgentEvent): void => {
+    const rendered = formatEvent(event, state, clock());
+    state = rendered.state;
+    if (rendered.text !== '') out.write(rendered.text);
+  };
+  const hook: Hook = {
+    name: 'renderHub',
+    priority: options.priority ?? 1_000,
+    onEvent(event: HookEvent) {
+      if (muted()) return;
+      if (event.type === 'preCall') {
+        const header = `${state.atLineStart ? '' : '\n'}${bold(`[${event.agent.name}]`)}\n`;
+        state = initialRenderState({ color, showThinking, startedAt: clock() });
+        out.write(header);
+      } else if (event.type === 'postCall') {
+        render({ type: 'reply', msg: event.reply });
+      } else {
+        render(event);
+      }
+    },
+  };
+  const removers = list.map((agent) => agent.addHook(hook));
+  return () => {
+    for (const remove of removers) remove();
+  };
+}

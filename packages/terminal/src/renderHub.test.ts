@@ -60,7 +60,7 @@ describe('renderHub', () => {
     renderHub([alice, bob], { out, clock: steppingClock() });
     await lastValueFrom(sequentialPipeline([alice, bob], userMsg('21?')));
     expect(out.text).toMatch(
-      /^\[alice\]\n→ double \{"n":21\}\n← double: 42\nalice: It is 42\.\n✓ \d+\.\d s[^\n]*\n\[bob\]\nbob: Agreed\.\n✓ \d+\.\d s[^\n]*\n$/,
+      /^\[alice\]\n→ double \{"n":21\}\n← double: 42 · 0\.1 s\nalice: It is 42\.\n✓ \d+\.\d s[^\n]*\n\[bob\]\nbob: Agreed\.\n✓ \d+\.\d s[^\n]*\n$/,
     );
   });
 

@@ -1,8 +1,7 @@
 import type { AgentBase, AgentEvent, Hook, HookEvent } from '@rxagent/core';
-import { formatEvent } from './formatEvent.js';
 import type { RenderOptions } from './renderEvents.js';
-import { initialRenderState, type RenderState } from './renderState.js';
 import { shouldColor, styleFor } from './style.js';
+import { TerminalRenderer } from './terminalRenderer.js';
 
 /** Options of `renderHub`. */
 export interface RenderHubOptions extends RenderOptions {
@@ -23,8 +22,9 @@ export type RenderedAgents = readonly AgentBase[] | { readonly participants: rea
  * sequential, fan-out or handoff pipeline — the way `renderEvents()` renders one `stream()`.
  * Pipelines and hubs call their agents with `call()`, so the events are taken where they
  * happen: a hook is added to each agent. Each call starts with a bold `[name]` header line,
- * then its streamed tokens, tool calls and results, and ends with its time and usage line;
- * a failed call's error is printed once. An agent used as another's tool (`asTool`) need not
+ * then its streamed tokens, tool calls and results (each with the time the tool took), and
+ * ends with its time and usage line; a failed call's error is printed once. In a TTY, a
+ * waiting indicator shows the running tools and their elapsed time. An agent used as another's tool (`asTool`) need not
  * be listed: it shows through its caller's tool call.
  *
  * Returns a function that removes every hook it added. Agents added to a hub later are not
@@ -40,35 +40,36 @@ export type RenderedAgents = readonly AgentBase[] | { readonly participants: rea
 export function renderHub(agents: RenderedAgents, options: RenderHubOptions = {}): () => void {
   const list = 'participants' in agents ? agents.participants : agents;
   const out = options.out ?? process.stdout;
-  const clock = options.clock ?? Date.now;
   const muted = options.muted ?? (() => false);
   const color = options.color ?? shouldColor(out);
-  const showThinking = options.showThinking ?? false;
   const bold = styleFor(color).bold;
-  let state: RenderState = initialRenderState({ color, showThinking, startedAt: clock() });
-  const render = (event: AgentEvent): void => {
-    const rendered = formatEvent(event, state, clock());
-    state = rendered.state;
-    if (rendered.text !== '') out.write(rendered.text);
-  };
+  const renderer = new TerminalRenderer({
+    out,
+    color,
+    showThinking: options.showThinking ?? false,
+    clock: options.clock ?? Date.now,
+    progress: options.progress ?? out.isTTY === true,
+  });
   const hook: Hook = {
     name: 'renderHub',
     priority: options.priority ?? 1_000,
     onEvent(event: HookEvent) {
       if (muted()) return;
       if (event.type === 'preCall') {
-        const header = `${state.atLineStart ? '' : '\n'}${bold(`[${event.agent.name}]`)}\n`;
-        state = initialRenderState({ color, showThinking, startedAt: clock() });
-        out.write(header);
+        renderer.write(
+          `${renderer.state.atLineStart ? '' : '\n'}${bold(`[${event.agent.name}]`)}\n`,
+        );
+        renderer.reset();
       } else if (event.type === 'postCall') {
-        render({ type: 'reply', msg: event.reply });
+        renderer.event({ type: 'reply', msg: event.reply });
       } else {
-        render(event);
+        renderer.event(event);
       }
     },
   };
   const removers = list.map((agent) => agent.addHook(hook));
   return () => {
     for (const remove of removers) remove();
+    renderer.dispose();
   };
 }

@@ -1,4 +1,4 @@
-import type { AgentBase, AgentEvent, Hook, HookEvent } from '@rxagent/core';
+import type { AgentBase, Hook, HookEvent } from '@rxagent/core';
 import type { RenderOptions } from './renderEvents.js';
 import { shouldColor, styleFor } from './style.js';
 import { TerminalRenderer } from './terminalRenderer.js';

@@ -11,9 +11,9 @@
  */
 import { handoffPipeline, type Msg, userMsg } from '@rxagent/core';
 import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
+import { renderHub } from '@rxagent/terminal';
 import { lastValueFrom } from 'rxjs';
 import { createDesk, type Desk } from './desk.js';
-import { renderHook } from './renderHook.js';
 import {
   billingScript,
   researcherScript,
@@ -43,9 +43,7 @@ export async function main(options: ExampleOptions = {}): Promise<SupportDeskRes
   });
   out.write(`${triage.banner}\n`);
   // The researcher is not rendered itself: it shows through the technical desk's tool call.
-  for (const agent of [desk.triage, desk.billing, desk.technical]) {
-    agent.addHook(renderHook(out));
-  }
+  renderHub([desk.triage, desk.billing, desk.technical], { out });
   const replies: Msg[] = [];
   for (const ticket of TICKETS) {
     out.write(`\nuser: ${ticket}\n`);

@@ -8,10 +8,13 @@ import {
 } from '@rxagent/core';
 import { chooseModel, runMain } from '@rxagent/example-kit';
 import type { ReActAgent } from '@rxagent/react-agent';
+import { renderHub } from '@rxagent/terminal';
 import { concatMap, defer, lastValueFrom } from 'rxjs';
-import { type Out, renderHook } from './renderHook.js';
 import { BUDGET, criticScript, plannerScript, TEAM_SIZE, writerScript } from './script.js';
 import { createTeam } from './team.js';
+
+/** Where the example prints: a stream, like `process.stdout`. */
+export type Out = NodeJS.WritableStream & { readonly isTTY?: boolean };
 
 /** Options of `main`. */
 export interface TeamHubOptions {
@@ -57,7 +60,8 @@ export async function main(options: TeamHubOptions = {}): Promise<TeamHubResult>
   const team = createTeam({ planner: planner.model, critic: critic.model, writer: writer.model });
   const agents = [team.planner, team.critic, team.writer];
   let fanningOut = false;
-  for (const agent of agents) agent.addHook(renderHook(out, () => fanningOut));
+  // The concurrent fan-out round is muted: its answers are printed afterwards.
+  renderHub(agents, { out, muted: () => fanningOut });
   const turns: Msg[] = [];
   const arrivals: string[] = [];
   for (const agent of agents) {

@@ -70,7 +70,7 @@ describe('renderEvents', () => {
       bot.stream(userMsg('Double 21')).pipe(renderEvents({ out, clock: steppingClock() })),
     );
     expect(out.text).toMatch(
-      /^→ double \{"n":21\}\n← double: 42\nbot: The answer is 42\.\n✓ \d+\.\d s · 50 in \/ 9 out tokens\n$/,
+      /^→ double \{"n":21\}\n← double: 42 · 0\.1 s\nbot: The answer is 42\.\n✓ \d+\.\d s · 50 in \/ 9 out tokens\n$/,
     );
   });
 

@@ -1,8 +1,7 @@
 import type { AgentEvent } from '@rxagent/core';
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
-import { formatEnd, formatEvent, type Rendered } from './formatEvent.js';
-import { initialRenderState, type RenderState } from './renderState.js';
 import { shouldColor } from './style.js';
+import { TerminalRenderer } from './terminalRenderer.js';
 
 /** Options of `renderEvents`. */
 export interface RenderOptions {
@@ -14,6 +13,12 @@ export interface RenderOptions {
   readonly showThinking?: boolean;
   /** Milliseconds for the elapsed time (default `Date.now`); injectable for tests. */
   readonly clock?: () => number;
+  /**
+   * While tools run, show a waiting indicator on the last line (a spinner, the running
+   * tools and their elapsed time), redrawn in place and erased before any other output.
+   * Default: when `out` is a TTY.
+   */
+  readonly progress?: boolean;
 }
 
 /**
@@ -21,9 +26,11 @@ export interface RenderOptions {
  * forwards every event unchanged: streamed tokens as they arrive, each tool call (name and
  * compact JSON arguments) and its result (first line; errors marked), hook decisions worth
  * seeing (judge verdicts and feedback, forced tool choice, reminders, interrupts, human-in-
- * the-loop stops), then a final line with the elapsed time and token usage.
+ * the-loop stops), then a final line with the elapsed time and token usage. Each tool
+ * result line ends with the time that tool took; in a TTY a waiting indicator shows which
+ * tools are running and for how long.
  *
- * Output is linear: each token is written once, nothing is redrawn. Cold like its source:
+ * Output is linear: each token is written once, nothing but the waiting indicator is redrawn. Cold like its source:
  * each subscription renders its own call, timed from the moment of subscription. Emits what
  * the source emits, completes and errors with it (an error is printed first, unless an
  * `error` event already showed it); unsubscribing unsubscribes the source (cancelling the
@@ -43,33 +50,30 @@ export function renderEvents(options: RenderOptions = {}): MonoTypeOperatorFunct
   return (source) =>
     new Observable<AgentEvent>((subscriber) => {
       const out = options.out ?? process.stdout;
-      const clock = options.clock ?? Date.now;
-      let state: RenderState = initialRenderState({
+      const renderer = new TerminalRenderer({
+        out,
         color: options.color ?? shouldColor(out),
         showThinking: options.showThinking ?? false,
-        startedAt: clock(),
+        clock: options.clock ?? Date.now,
+        progress: options.progress ?? out.isTTY === true,
       });
-      const write = (rendered: Rendered): void => {
-        state = rendered.state;
-        if (rendered.text !== '') out.write(rendered.text);
-      };
       const subscription = source.subscribe({
         next: (event) => {
-          write(formatEvent(event, state, clock()));
+          renderer.event(event);
           subscriber.next(event);
         },
         error: (error: unknown) => {
-          write(formatEnd(state, clock(), error));
+          renderer.end(error);
           subscriber.error(error);
         },
         complete: () => {
-          write(formatEnd(state, clock()));
+          renderer.end();
           subscriber.complete();
         },
       });
       return () => {
         subscription.unsubscribe();
-        write(formatEnd(state, clock()));
+        renderer.end();
       };
     });
 }

@@ -1,26 +1,17 @@
 import {
   type AgentEvent,
   type HookEventSnapshot,
-  handoffOf,
   isJsonObject,
   type Msg,
   type ReplyEvent,
-  replyMetadata,
   textOf,
   toolOutputText,
-  toolUses,
 } from '@rxagent/core';
+import { judgeLine, reasonLines } from './endReasonLines.js';
+import { LINE_LIMIT, toolCallLine } from './lineParts.js';
 import type { RenderState } from './renderState.js';
 import { type Style, styleFor } from './style.js';
-import {
-  compactJson,
-  firstLine,
-  formatCount,
-  formatElapsed,
-  formatUsage,
-  oneLine,
-  truncate,
-} from './text.js';
+import { firstLine, formatCount, formatElapsed, formatUsage, oneLine, truncate } from './text.js';
 
 /** What one event renders to: the text to write (possibly empty) and the next state. */
 export interface Rendered {
@@ -29,9 +20,6 @@ export interface Rendered {
 }
 
 type Snapshot<T extends HookEventSnapshot['type']> = Extract<HookEventSnapshot, { type: T }>;
-
-/** Longest tool-argument JSON or tool-result line shown, so one call never floods the screen. */
-const LINE_LIMIT = 160;
 
 /**
  * Renders one `stream()` event as terminal text. Pure: the same event and state always give
@@ -149,14 +137,6 @@ function chunkText(chunk: Snapshot<'actingChunk'>['chunk']): string {
   return chunk.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
-/** `⇢ handoff to billing (refund request)`: the call handed the conversation on. */
-function handoffLine(msg: Msg, style: Style): string {
-  const handoff = handoffOf(msg);
-  const to = handoff?.to ?? 'another agent';
-  const reason = handoff?.reason ? ` (${truncate(oneLine(handoff.reason), LINE_LIMIT)})` : '';
-  return style.yellow(`⇢ handoff to ${to}${reason}`);
-}
-
 /** `⇣ 40 messages → 1 · 12.1k → 3.0k tokens`: old messages replaced by a summary or marker. */
 function compressionLine(event: Snapshot<'postCompress'>, style: Style): string {
   const { removed, tokensBefore, tokensAfter } = event;
@@ -212,10 +192,6 @@ function preReasoningLines(event: Snapshot<'preReasoning'>, style: Style): strin
   return out;
 }
 
-function toolCallLine(name: string, input: unknown, style: Style): string {
-  return `${style.magenta(`→ ${name}`)} ${style.dim(truncate(compactJson(input), LINE_LIMIT))}`;
-}
-
 /** Why the tool-less summary runs, from the instruction it sends last. */
 function summaryCause(event: Snapshot<'preSummary'>): string {
   const last = event.messages[event.messages.length - 1];
@@ -257,67 +233,6 @@ function replyLines(event: ReplyEvent, state: RenderState, style: Style, now: nu
   if (usage !== undefined) parts.push(usage);
   out.push(`${style.green('✓')} ${style.dim(parts.join(' · '))}`);
   return out;
-}
-
-/** Why the call ended, when it is not a plain final answer. */
-function reasonLines(msg: Msg, style: Style): string[] {
-  switch (msg.metadata['generateReason']) {
-    case 'interrupted':
-      return [style.yellow('⏹ interrupted')];
-    case 'tool_calls_stopped':
-      return [
-        style.yellow('⏸ stopped before running tools; pending for approval:'),
-        ...toolUses(msg).map((call) => `  ${toolCallLine(call.name, call.input, style)}`),
-      ];
-    case 'acting_stopped':
-      return [style.yellow('⏸ stopped after running tools')];
-    case 'handoff':
-      return [handoffLine(msg, style)];
-    case 'approval_required':
-      return approvalLines(msg, style);
-    case 'max_iterations':
-      return [style.yellow('↯ ended at the step limit')];
-    case 'tool_failures':
-      return [style.yellow('↯ ended after repeated tool failures')];
-    case 'structured_output': {
-      const response = compactJson(msg.metadata['response']);
-      return [`${style.green('◆ structured response')} ${truncate(response, 2 * LINE_LIMIT)}`];
-    }
-    default:
-      return [];
-  }
-}
-
-/** `⏸ approval required: pay({"amount":500})` for each call that waits for a decision. */
-function approvalLines(msg: Msg, style: Style): string[] {
-  const { approvalRequired = [] } = replyMetadata(msg);
-  const waiting = new Set(approvalRequired);
-  return toolUses(msg)
-    .filter((call) => waiting.has(call.id))
-    .map(
-      (call) =>
-        `${style.yellow('⏸ approval required:')} ${style.magenta(call.name)}(${style.dim(truncate(compactJson(call.input), LINE_LIMIT))})`,
-    );
-}
-
-/** The finish guard's verdict recorded on the reply (`metadata.finishGuard`). */
-function judgeLine(details: unknown): string | undefined {
-  if (!isJsonObject(details)) return undefined;
-  const rejections = typeof details['rejections'] === 'number' ? details['rejections'] : 0;
-  const after =
-    rejections > 0 ? ` after ${rejections} rejection${rejections === 1 ? '' : 's'}` : '';
-  switch (details['verdict']) {
-    case 'pass':
-      return `⚖ judge: pass${after}`;
-    case 'max_retries':
-      return `⚖ judge: let through${after} (retry limit reached)`;
-    case 'guard_error':
-      return `⚖ judge failed, answer let through: ${String(details['error'])}`;
-    case 'unreadable':
-      return '⚖ judge: unreadable verdict, answer let through';
-    default:
-      return details['pass'] === true ? `⚖ judge: pass${after}` : undefined;
-  }
 }
 
 function errorMessage(error: unknown): string {

@@ -10,20 +10,22 @@ export class DenySwitch {
   reason: string | undefined;
 
   /**
-   * `event` with `deny()` and a live `deniedReason` added. With `listened` false (no hook and
-   * no stream() subscriber sees the event, so nobody can deny) it is returned as it is.
+   * `event` with `deny()` and `deniedReason` (set by `deny()`) added as plain properties: an
+   * accessor would put every such event in V8's slow dictionary mode. With `listened` false
+   * (no hook and no stream() subscriber sees the event, so nobody can deny) it is returned
+   * as it is.
    */
   attach(event: Omit<PreActingEvent, 'deny' | 'deniedReason'>, listened = true): PreActingEvent {
     if (!listened) return event as PreActingEvent;
-    return Object.defineProperties(event, {
-      deny: {
-        enumerable: true,
-        value: (reason: string) => {
-          this.reason = String(reason);
-        },
-      },
-      deniedReason: { enumerable: true, get: () => this.reason },
-    }) as PreActingEvent;
+    const deniable = event as Omit<PreActingEvent, 'deny' | 'deniedReason'> & {
+      deny(reason: string): void;
+      deniedReason?: string;
+    };
+    deniable.deny = (reason: string) => {
+      this.reason = String(reason);
+      deniable.deniedReason = this.reason;
+    };
+    return deniable as PreActingEvent;
   }
 }
 

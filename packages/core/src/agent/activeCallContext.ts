@@ -1,7 +1,7 @@
-import { type Observable, tap } from 'rxjs';
+import { type Observable, type Subscription, tap } from 'rxjs';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
-import { runHooks } from '../hooks/runHooks.js';
+import { dispatchHooks, runHooks } from '../hooks/runHooks.js';
 import { newId } from '../internal/newId.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
@@ -35,6 +35,29 @@ export class ActiveCallContext implements CallContext {
     this.systemPrompt = systemPrompt;
     this.#hooksFor = hooksFor;
     this.#sink = sink;
+  }
+
+  /**
+   * What `notify` does, without an Observable when every hook is synchronous: `done` gets
+   * the event as the hooks left it (after its snapshot went to `stream()`), `fail` a hook's
+   * error; an asynchronous hook's subscription goes into `live`.
+   */
+  dispatch<E extends HookEvent>(
+    event: E,
+    done: (event: E) => void,
+    fail: (error: unknown) => void,
+    live: Subscription,
+  ): void {
+    const sink = this.#sink;
+    const hooks = this.#hooksFor(event.type);
+    if (sink === undefined) dispatchHooks(hooks, event, done, fail, live);
+    else {
+      const record = (final: E): void => {
+        sink(snapshotOf(final));
+        done(final);
+      };
+      dispatchHooks(hooks, event, record, fail, live);
+    }
   }
 
   notify<E extends HookEvent>(event: E): Observable<E> {

@@ -144,6 +144,28 @@ describe('Phases', () => {
       expect(seen).toEqual(['next edited', 'complete']);
     });
 
+    it('uses a room that can dispatch instead of notify, with no Observable for sync hooks', () => {
+      const notify = vi.fn();
+      const room: HookRoom = {
+        listens: () => true,
+        notify,
+        dispatch: (sent, done) => done({ ...sent, reply: assistantMsg('dispatched') }),
+      };
+      const { seen } = runCall((p) =>
+        p.afterHooks(room, event('draft'), (after) => p.finish(textOf(after.reply))),
+      );
+      expect(notify).not.toHaveBeenCalled();
+      expect(seen).toEqual(['next dispatched', 'complete']);
+      const failing: HookRoom = {
+        listens: () => true,
+        notify,
+        dispatch: (_sent, _done, fail) => fail(new Error('sync hook broke')),
+      };
+      expect(runCall((p) => p.afterHooks(failing, event('x'), () => {})).seen).toEqual([
+        'error sync hook broke',
+      ]);
+    });
+
     it('hands a hook error, or a throw in then, to onError (default: fail the call)', () => {
       const failing = {
         listens: () => true,

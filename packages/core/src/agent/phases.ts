@@ -2,8 +2,19 @@ import { type Observable, type Subscriber, Subscription } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
 
-/** What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. */
-export type HookRoom = Pick<CallContext, 'notify' | 'listens'>;
+/**
+ * What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. A room
+ * that can also `dispatch` (the agent's own call contexts can) runs synchronous hooks
+ * without an Observable.
+ */
+export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
+  dispatch?<E extends HookEvent>(
+    event: E,
+    done: (event: E) => void,
+    fail: (error: unknown) => void,
+    live: Subscription,
+  ): void;
+};
 
 /**
  * Runs the phases of one call or step (hooks, doCall, a model request, a tool, hooks …) one
@@ -75,9 +86,9 @@ export class Phases<R> {
   }
 
   /**
-   * Runs the hooks on `event` (through `room.notify`), then `then` with the event as they
-   * left it. When nobody listens to events of its type, `notify` would emit the same event
-   * at once: `then` runs directly, without an Observable.
+   * Runs the hooks on `event` (through `room.dispatch`, else `room.notify`), then `then` with
+   * the event as they left it. When nobody listens to events of its type, `then` runs
+   * directly; when every hook is synchronous, no Observable is made either.
    */
   afterHooks<E extends HookEvent>(
     room: HookRoom,
@@ -85,8 +96,10 @@ export class Phases<R> {
     then: (event: E) => void,
     onError: (error: unknown) => void = (error) => this.fail(error),
   ): void {
-    if (room.listens(event.type)) this.after(room.notify(event), then, onError);
-    else this.run(then, event, onError);
+    if (!room.listens(event.type)) this.run(then, event, onError);
+    else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
+    else
+      room.dispatch(event, (final) => this.run(then, final, onError), onError, this.subscription);
   }
 
   /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */

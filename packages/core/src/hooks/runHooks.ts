@@ -11,66 +11,85 @@ import type { HookEvent } from './hookEvent.js';
 export function runHooks<E extends HookEvent>(hooks: readonly Hook[], event: E): Observable<E> {
   if (hooks.length === 0) return of(event);
   return new Observable<E>((subscriber) => {
-    let current = event;
-    let index = 0;
-    // Holds every hook subscription: a synchronous Observable resumes the chain before its own
-    // subscribe() returns, so a single "current inner" variable would lose the pending one.
-    const inner = new Subscription();
+    const live = new Subscription();
+    dispatchHooks(
+      hooks,
+      event,
+      (final) => {
+        subscriber.next(final);
+        subscriber.complete();
+      },
+      (error) => subscriber.error(error),
+      live,
+    );
+    return live;
+  });
+}
 
-    const accept = (result: unknown): void => {
-      if (result !== undefined && result !== null)
-        current = checkedReplacement(current, result, hooks[index - 1]);
-    };
+/**
+ * `runHooks` without an Observable, for the hot path: runs `hooks` on `event` and calls
+ * `done` with the event as the last hook left it — at once when every hook is synchronous —
+ * or `fail` with the first error. A hook's Promise or Observable is awaited before the next
+ * hook runs; its subscription goes into `live`, and once `live` is closed (the caller left)
+ * nothing more runs and neither callback is called. A throw in `done` goes to `fail`.
+ */
+export function dispatchHooks<E extends HookEvent>(
+  hooks: readonly Hook[],
+  event: E,
+  done: (event: E) => void,
+  fail: (error: unknown) => void,
+  live: Subscription,
+): void {
+  let current = event;
+  let index = 0;
 
-    const step = (): void => {
-      while (index < hooks.length) {
-        const hook = hooks[index++]!;
-        const result = hook.onEvent(current);
-        if (result === undefined || result === null) continue;
-        if (isObservable(result) || isPromiseLike(result)) {
-          waitFor(result);
-          return;
-        }
-        accept(result);
-      }
-      subscriber.next(current);
-      subscriber.complete();
-    };
-
-    const waitFor = (source: PromiseLike<unknown> | Observable<unknown>): void => {
-      if (!isObservable(source)) {
-        source.then(
-          (value) => {
-            if (!subscriber.closed) resume(value);
-          },
-          (error: unknown) => subscriber.error(error),
-        );
+  const step = (): void => {
+    while (index < hooks.length) {
+      const hook = hooks[index++]!;
+      const result = hook.onEvent(current);
+      if (result === undefined || result === null) continue;
+      if (isObservable(result) || isPromiseLike(result)) {
+        waitFor(result);
         return;
       }
-      inner.add(
-        source.pipe(last(null, undefined)).subscribe({
-          next: (value) => resume(value),
-          error: (error: unknown) => subscriber.error(error),
-        }),
-      );
-    };
+      current = checkedReplacement(current, result, hook);
+    }
+    done(current);
+  };
 
-    const resume = (value: unknown): void => {
-      try {
-        accept(value);
-        step();
-      } catch (error) {
-        subscriber.error(error);
-      }
-    };
-
+  const resume = (value: unknown): void => {
+    if (live.closed) return;
     try {
+      if (value !== undefined && value !== null)
+        current = checkedReplacement(current, value, hooks[index - 1]);
       step();
     } catch (error) {
-      subscriber.error(error);
+      fail(error);
     }
-    return inner;
-  });
+  };
+
+  const waitFor = (source: PromiseLike<unknown> | Observable<unknown>): void => {
+    if (!isObservable(source)) {
+      source.then(resume, (error: unknown) => {
+        if (!live.closed) fail(error);
+      });
+      return;
+    }
+    // Added to `live`, not kept in a variable: a synchronous Observable resumes the chain
+    // before its own subscribe() returns.
+    live.add(
+      source.pipe(last(null, undefined)).subscribe({
+        next: resume,
+        error: (error: unknown) => fail(error),
+      }),
+    );
+  };
+
+  try {
+    step();
+  } catch (error) {
+    fail(error);
+  }
 }
 
 function checkedReplacement<E extends HookEvent>(

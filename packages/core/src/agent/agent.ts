@@ -16,6 +16,8 @@ export interface Agent {
   readonly isRunning: boolean;
   /** Runs one call: cold, emits one reply Msg and completes, or errors. A string is a user message. */
   call(input?: CallInput, options?: CallOptions): Observable<Msg>;
+  /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
+  reply(input?: CallInput, options?: CallOptions): Promise<Msg>;
   /** Receives messages without replying: cold, emits one `undefined`, then completes. */
   observe(input: Msg | readonly Msg[]): Observable<void>;
   /** Asks the running call to stop (cooperative). */

@@ -54,9 +54,10 @@ export interface StructuredOutputAgentOptions extends ReActAgentOptions {
 
 /**
  * Reasons a structured call may end without a response but without failing: a hook paused
- * it, or a tool call waits for approval (resume with the same schema).
+ * it, a tool call waits for approval (resume with the same schema), or the model handed the
+ * conversation to another agent (`handoffs`; `handoffPipeline` follows the reply).
  */
-const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped', 'approval_required']);
+const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped', 'approval_required', 'handoff']);
 
 /**
  * A ReActAgent that can answer with a validated object. `call(msgs, { structuredOutput })`
@@ -141,17 +142,14 @@ export class StructuredOutputAgent extends ReActAgent {
   }
 
   protected override createCallState(context: CallContext, transcript: Transcript): ReActCallState {
+    const plain = super.createCallState(context, transcript);
     const call = this.#pending.get(context);
-    if (call === undefined) return super.createCallState(context, transcript);
+    if (call === undefined) return plain;
     this.#pending.delete(context);
     const preexisting = new Set(transcript.messages().map((msg) => msg.id));
-    return new StructuredCallState(
-      context,
-      this.toolkit.extend([call.tool]),
-      transcript,
-      call,
-      preexisting,
-    );
+    // The plain call's toolkit (the agent's tools and its transfer tools), plus this call's.
+    const toolkit = plain.toolkit.extend([call.tool]);
+    return new StructuredCallState(context, toolkit, transcript, call, preexisting);
   }
 
   protected override onFinalAnswer(

@@ -46,7 +46,9 @@ export function responseOf<T>(reply: Msg, agentName: string): T {
   if (reason === 'interrupted') throw new InterruptedError(agentName);
   const lastProblem = `the call ended with generateReason "${String(reason)}" before a response was produced`;
   throw new StructuredOutputError(
-    `Agent "${agentName}": ${lastProblem}. A hook stopped it; call again (with the same structuredOutput) to resume.`,
+    reason === 'handoff'
+      ? `Agent "${agentName}": ${lastProblem}: the model handed the conversation to another agent; use call() with handoffPipeline to follow it.`
+      : `Agent "${agentName}": ${lastProblem}. A hook stopped it; call again (with the same structuredOutput) to resume.`,
     { lastProblem },
   );
 }

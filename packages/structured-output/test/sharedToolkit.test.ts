@@ -76,3 +76,56 @@ describe('StructuredOutputAgents sharing one Toolkit', () => {
     }
   });
 });
+
+describe('A StructuredOutputAgent with handoffs', () => {
+  it('offers its transfer tools in a structured call as in a plain one', async () => {
+    const Answer = z.object({ answer: z.string() });
+    const server = await strictServer([respond({ response: { answer: 'yes' } })]);
+    const billing = new StructuredOutputAgent({
+      name: 'billing',
+      sysPrompt: '',
+      model: modelFor(server),
+    });
+    const triage = new StructuredOutputAgent({
+      name: 'triage',
+      sysPrompt: '',
+      model: modelFor(server),
+      handoffs: [billing],
+    });
+
+    expect(await lastValueFrom(triage.callStructured(userMsg('Refund?'), Answer))).toEqual({
+      answer: 'yes',
+    });
+    expect([...wireTools(server, 0).keys()]).toEqual(['transfer_to_billing', GENERATE_RESPONSE]);
+  });
+});
+
+describe('A structured call that hands off', () => {
+  it('returns the handoff reply from call() and says so from callStructured()', async () => {
+    const Answer = z.object({ answer: z.string() });
+    const transfer = {
+      toolCalls: [{ name: 'transfer_to_billing', arguments: { reason: 'refund' } }],
+    };
+    const server = await strictServer([transfer, transfer]);
+    const billing = new StructuredOutputAgent({
+      name: 'billing',
+      sysPrompt: '',
+      model: modelFor(server),
+    });
+    const triage = new StructuredOutputAgent({
+      name: 'triage',
+      sysPrompt: '',
+      model: modelFor(server),
+      handoffs: [billing],
+    });
+
+    const reply = await lastValueFrom(
+      triage.call(userMsg('Refund?'), { structuredOutput: Answer }),
+    );
+    expect(reply.metadata['generateReason']).toBe('handoff');
+    expect(reply.metadata['handoff']).toEqual({ to: 'billing', reason: 'refund' });
+    await expect(lastValueFrom(triage.callStructured(userMsg('Again?'), Answer))).rejects.toThrow(
+      /handed the conversation to another agent/,
+    );
+  });
+});

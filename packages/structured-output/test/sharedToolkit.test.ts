@@ -77,47 +77,40 @@ describe('StructuredOutputAgents sharing one Toolkit', () => {
   });
 });
 
+/** A triage StructuredOutputAgent that may hand off to billing, both on one strict server. */
+async function triageWithBilling(replies: Parameters<typeof strictServer>[0]) {
+  const server = await strictServer(replies);
+  const billing = new StructuredOutputAgent({
+    name: 'billing',
+    sysPrompt: '',
+    model: modelFor(server),
+  });
+  const triage = new StructuredOutputAgent({
+    name: 'triage',
+    sysPrompt: '',
+    model: modelFor(server),
+    handoffs: [billing],
+  });
+  return { server, triage };
+}
+
+const Answer = z.object({ answer: z.string() });
+
 describe('A StructuredOutputAgent with handoffs', () => {
   it('offers its transfer tools in a structured call as in a plain one', async () => {
-    const Answer = z.object({ answer: z.string() });
-    const server = await strictServer([respond({ response: { answer: 'yes' } })]);
-    const billing = new StructuredOutputAgent({
-      name: 'billing',
-      sysPrompt: '',
-      model: modelFor(server),
-    });
-    const triage = new StructuredOutputAgent({
-      name: 'triage',
-      sysPrompt: '',
-      model: modelFor(server),
-      handoffs: [billing],
-    });
+    const { server, triage } = await triageWithBilling([respond({ response: { answer: 'yes' } })]);
 
     expect(await lastValueFrom(triage.callStructured(userMsg('Refund?'), Answer))).toEqual({
       answer: 'yes',
     });
     expect([...wireTools(server, 0).keys()]).toEqual(['transfer_to_billing', GENERATE_RESPONSE]);
   });
-});
 
-describe('A structured call that hands off', () => {
   it('returns the handoff reply from call() and says so from callStructured()', async () => {
-    const Answer = z.object({ answer: z.string() });
     const transfer = {
       toolCalls: [{ name: 'transfer_to_billing', arguments: { reason: 'refund' } }],
     };
-    const server = await strictServer([transfer, transfer]);
-    const billing = new StructuredOutputAgent({
-      name: 'billing',
-      sysPrompt: '',
-      model: modelFor(server),
-    });
-    const triage = new StructuredOutputAgent({
-      name: 'triage',
-      sysPrompt: '',
-      model: modelFor(server),
-      handoffs: [billing],
-    });
+    const { triage } = await triageWithBilling([transfer, transfer]);
 
     const reply = await lastValueFrom(
       triage.call(userMsg('Refund?'), { structuredOutput: Answer }),

@@ -4,30 +4,9 @@ import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { capture, steppingClock } from '../test/outputs.js';
 import { renderEvents } from './renderEvents.js';
 import { shouldColor } from './style.js';
-
-/** A writable that keeps what was written. */
-function capture(isTTY = false) {
-  const out = {
-    text: '',
-    isTTY,
-    write(chunk: string) {
-      out.text += chunk;
-      return true;
-    },
-  };
-  return out as typeof out & NodeJS.WritableStream;
-}
-
-/** A clock that advances 100 ms per reading. */
-function steppingClock(): () => number {
-  let now = 0;
-  return () => {
-    now += 100;
-    return now;
-  };
-}
 
 const agent = { name: 'bot' } as unknown as AgentBase;
 const chunk: AgentEvent = {

@@ -4,29 +4,8 @@ import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { capture, steppingClock } from '../test/outputs.js';
 import { renderHub } from './renderHub.js';
-
-/** A writable that keeps what was written. */
-function capture() {
-  const out = {
-    text: '',
-    isTTY: false,
-    write(chunk: string) {
-      out.text += chunk;
-      return true;
-    },
-  };
-  return out as typeof out & NodeJS.WritableStream;
-}
-
-/** A clock that advances 100 ms per reading. */
-function steppingClock(): () => number {
-  let now = 0;
-  return () => {
-    now += 100;
-    return now;
-  };
-}
 
 const double = tool({
   name: 'double',

@@ -3,21 +3,9 @@ import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, NEVER, startWith } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { capture } from '../test/outputs.js';
 import { renderEvents } from './renderEvents.js';
 import { TerminalRenderer } from './terminalRenderer.js';
-
-/** A writable that keeps what was written. */
-function capture(isTTY: boolean) {
-  const out = {
-    text: '',
-    isTTY,
-    write(chunk: string) {
-      out.text += chunk;
-      return true;
-    },
-  };
-  return out as typeof out & NodeJS.WritableStream;
-}
 
 const agent = { name: 'bot' } as unknown as AgentBase;
 const call = (id: string, name: string): ToolUseBlock => ({

@@ -6,33 +6,14 @@ import {
   type CallContext,
   ModelError,
   type Msg,
-  Toolkit,
-  tool,
   userMsg,
 } from '@rxagent/core';
-import { ScriptedChatModel } from '@rxagent/core/testing';
-import { ReActAgent } from '@rxagent/react-agent';
 import { firstValueFrom, lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { weatherAgent } from '../test/weatherAgent.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
 
 const ids = { threadId: 'thread-1', runId: 'run-1' };
-
-function weatherAgent(script: ConstructorParameters<typeof ScriptedChatModel>[0]): ReActAgent {
-  const weather = tool({
-    name: 'get_weather',
-    description: 'Current weather of a city.',
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => (city === 'Paris' ? 'Sunny, 21°C' : `No data for ${city}`),
-  });
-  return new ReActAgent({
-    name: 'assistant',
-    sysPrompt: 'You answer weather questions.',
-    model: new ScriptedChatModel(script),
-    toolkit: new Toolkit([weather]),
-  });
-}
 
 async function eventsOf(source: Observable<Event>): Promise<Event[]> {
   const events = await lastValueFrom(source.pipe(toArray()));

@@ -9,38 +9,20 @@ import {
   type Msg,
   type PostCallEvent,
   readToolDecisions,
-  Toolkit,
   textOf,
-  tool,
   toolResults,
 } from '@rxagent/core';
-import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
-import { ReActAgent } from '@rxagent/react-agent';
+import type { ScriptedReply } from '@rxagent/core/testing';
 import { Observable, of } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type Loopback, listen, runClient, types } from './loopback.js';
+import { weatherAgent } from './weatherAgent.js';
 
 let server: Loopback | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function weatherAgent(script: ScriptedReply[]): ReActAgent {
-  const weather = tool({
-    name: 'get_weather',
-    description: 'Current weather of a city.',
-    parameters: z.object({ city: z.string() }),
-    execute: ({ city }) => (city === 'Paris' ? 'Sunny, 21°C' : `No data for ${city}`),
-  });
-  return new ReActAgent({
-    name: 'assistant',
-    sysPrompt: 'You answer weather questions.',
-    model: new ScriptedChatModel(script),
-    toolkit: new Toolkit([weather]),
-  });
-}
 
 /** One agent per thread, made by `make` on the thread's first run. */
 function perThread(make: () => AgentBaseType): (input: { threadId: string }) => AgentBaseType {

@@ -1,52 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { InvalidArgumentError } from '@rxagent/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { serve } from '../../test/httpServer.js';
 import { createNodeFetch } from './nodeFetch.js';
-
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-
-interface TestServer {
-  readonly url: string;
-  /** Connections opened so far. */
-  readonly connections: () => number;
-  /** Resolves when the client's request `n` (1-based) has closed its connection. */
-  readonly closed: Promise<void>;
-}
-
-const servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function serve(handler: Handler, server: Server = createServer()): Promise<TestServer> {
-  let connections = 0;
-  let onClose: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    onClose = resolve;
-  });
-  server.on('connection', (socket) => {
-    connections++;
-    socket.on('close', onClose);
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => handler(req, res, Buffer.concat(parts).toString('utf8')));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const scheme = 'cert' in server ? 'https' : 'http';
-  return { url: `${scheme}://127.0.0.1:${port}`, connections: () => connections, closed };
-}
 
 async function readAll(response: Response): Promise<string[]> {
   const reader = response.body!.getReader();
@@ -270,8 +229,7 @@ describe('createNodeFetch', () => {
   it("fails like fetch, TypeError('fetch failed') with the socket error as cause, when nothing listens", async () => {
     const server = await serve(() => {});
     const url = server.url;
-    servers.pop()?.close();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.stop();
     await expect(createNodeFetch()(url)).rejects.toMatchObject({
       name: 'TypeError',
       message: 'fetch failed',

@@ -1,7 +1,8 @@
 import type { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
 import type { AgentOptions } from 'node:https';
-import { finished, pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { InvalidArgumentError } from '@rxagent/core';
+import { NodeResponse } from './nodeResponse.js';
 
 /** Options of `createNodeFetch`. */
 export interface NodeFetchOptions {
@@ -87,12 +88,15 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
           const empty = NULL_BODY.has(status);
           // An unread response keeps its socket busy: drain a body that is never exposed.
           if (empty) res.resume();
+          const head = {
+            status,
+            statusText: res.statusMessage ?? '',
+            headers: responseHeaders(res),
+          };
           resolve(
-            new Response(empty ? null : webBody(decoded(res), init?.signal), {
-              status,
-              statusText: res.statusMessage ?? '',
-              headers: responseHeaders(res),
-            }),
+            empty
+              ? new Response(null, head)
+              : (new NodeResponse(decoded(res), init?.signal, head) as unknown as Response),
           );
         },
       );
@@ -233,44 +237,4 @@ function decoded(res: IncomingMessage): Readable {
   if (!decoder) return res;
   // pipeline destroys both sides on error or early close and reports it on the decoder.
   return pipeline(res, decoder, () => {});
-}
-
-/**
- * A byte stream over a Node readable: chunks as they arrive, paused while the reader is
- * behind, closed at the end, errored when the stream fails or closes early (a cut
- * connection; an abort, with the signal's reason as `fetch` does), and destroying the
- * source when the reader cancels.
- */
-function webBody(
-  source: Readable,
-  signal: AbortSignal | null | undefined,
-): ReadableStream<Uint8Array> {
-  let open = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        source.on('data', (chunk: Buffer) => {
-          if (!open) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) source.pause();
-        });
-        finished(source, (error) => {
-          if (!open) return;
-          open = false;
-          if (signal?.aborted) controller.error(signal.reason);
-          else if (error) controller.error(error);
-          else controller.close();
-        });
-      },
-      pull() {
-        source.resume();
-      },
-      cancel(reason) {
-        open = false;
-        source.destroy(reason instanceof Error ? reason : undefined);
-      },
-    },
-    // Room for a few chunks, so a reader keeping up never pauses the socket.
-    { highWaterMark: 16 },
-  );
 }

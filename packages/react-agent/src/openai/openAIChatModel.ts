@@ -1,19 +1,13 @@
 import type { ChatChunk, ChatModel, ChatRequest, JsonObject } from '@rxagent/core';
-import { InvalidArgumentError, ModelError } from '@rxagent/core';
+import { InvalidArgumentError } from '@rxagent/core';
 import OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from 'openai/resources/chat/completions';
-import { Observable, type Subscriber } from 'rxjs';
-import { abortError } from './abortError.js';
-import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
+import { Observable } from 'rxjs';
+import { type AttemptSettings, ChatAttempt } from './chatAttempt.js';
 import { createNodeFetch } from './nodeFetch.js';
-import { notAnEventStream } from './notAnEventStream.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
 import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
 import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
-import { isRetryableModelError, retryAfterOf, toModelError } from './toModelError.js';
+import { isRetryableModelError, retryAfterOf } from './toModelError.js';
 
 /** Options of `OpenAIChatModel`; unset fields fall back to `OPENAI_*` environment variables. */
 export interface OpenAIChatModelOptions {
@@ -72,11 +66,10 @@ export interface OpenAIChatModelOptions {
  */
 export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
-  readonly #client: OpenAI;
   readonly #settings: ChatRequestSettings;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
-  readonly #requestTimeoutMs: number | undefined;
+  readonly #attemptSettings: AttemptSettings;
 
   /** @throws InvalidArgumentError when no model name (or no API key for OpenAI) is found. */
   constructor(options: OpenAIChatModelOptions = {}) {
@@ -88,7 +81,7 @@ export class OpenAIChatModel implements ChatModel {
     }
     this.modelName = model;
     this.#timeoutMs = positive('timeoutMs', options.timeoutMs ?? 60_000);
-    this.#requestTimeoutMs =
+    const requestTimeoutMs =
       options.requestTimeoutMs === undefined
         ? undefined
         : positive('requestTimeoutMs', options.requestTimeoutMs);
@@ -99,7 +92,14 @@ export class OpenAIChatModel implements ChatModel {
         maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs),
       }),
     };
-    this.#client = options.client ?? this.#createClient(options);
+    const client = options.client ?? this.#createClient(options);
+    this.#attemptSettings = {
+      client,
+      model,
+      baseURL: client.baseURL,
+      timeoutMs: this.#timeoutMs,
+      requestTimeoutMs,
+    };
     this.#settings = {
       model,
       stream: options.stream ?? true,
@@ -132,134 +132,15 @@ export class OpenAIChatModel implements ChatModel {
 
   /** One request per subscription; the retry operator resubscribes for each attempt. */
   #attempt(request: ChatRequest): Observable<ChatChunk> {
-    return new Observable<ChatChunk>((subscriber) => {
-      const outer = request.signal;
+    return new Observable<ChatChunk>((subscriber) =>
       // Built per attempt, inside the subscription, so a bad request errors (never throws).
-      const params = toChatRequest(request, this.#settings);
-      if (outer?.aborted) {
-        subscriber.error(abortError(outer.reason));
-        return;
-      }
-      const controller = new AbortController();
-      const onOuterAbort = () => controller.abort(outer?.reason);
-      outer?.addEventListener('abort', onOuterAbort, { once: true });
-      let timedOut: 'gap' | 'request' | undefined;
-      let settled = false;
-      const deadline =
-        this.#requestTimeoutMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              timedOut = 'request';
-              controller.abort();
-            }, this.#requestTimeoutMs);
-      // Until the response headers, the SDK's own timeout (set per request) bounds the wait;
-      // from then on this watchdog bounds the body: the gap between two chunks, or the whole
-      // JSON reply without streaming. A chunk only records the time (a timer per chunk costs
-      // more than the chunk itself); the watchdog re-arms itself for the time left.
-      let lastActivity = 0;
-      let watchdog: ReturnType<typeof setTimeout> | undefined;
-      const onChunk = () => {
-        lastActivity = performance.now();
-      };
-      const check = () => {
-        const idle = performance.now() - lastActivity;
-        if (idle < this.#timeoutMs) {
-          watchdog = setTimeout(check, this.#timeoutMs - idle);
-          return;
-        }
-        timedOut ??= 'gap';
-        controller.abort();
-      };
-      const armWatchdog = () => {
-        if (controller.signal.aborted) return; // unsubscribed while the headers arrived
-        lastActivity = performance.now();
-        watchdog = setTimeout(check, this.#timeoutMs);
-      };
-      if (params.stream !== true) armWatchdog();
-      this.#send(params, controller.signal, subscriber, onChunk, armWatchdog).then(
-        () => {
-          settled = true;
-          // The v6 stream iterator ends quietly when aborted: a cut stream is not a complete one.
-          if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
-          else subscriber.complete();
-        },
-        (error: unknown) => {
-          settled = true;
-          if (controller.signal.aborted) subscriber.error(this.#abortOutcome(timedOut, outer));
-          else subscriber.error(toModelError(error, this.#errorContext()));
-        },
-      );
-      return () => {
-        clearTimeout(watchdog);
-        clearTimeout(deadline);
-        outer?.removeEventListener('abort', onOuterAbort);
-        // Aborting a finished request would only cost a DOMException per request (and the SDK
-        // and fetch would each react to it): abort only a request still in flight.
-        if (!settled) controller.abort();
-      };
-    });
-  }
-
-  async #send(
-    params: Params,
-    signal: AbortSignal,
-    subscriber: Subscriber<ChatChunk>,
-    onChunk: () => void,
-    onHeaders: () => void,
-  ) {
-    const options = { signal, timeout: this.#timeoutMs };
-    if (params.stream === true) {
-      const { data: stream, response } = await this.#client.chat.completions
-        .create(params, options)
-        .withResponse();
-      onHeaders();
-      const type = response.headers.get('content-type') ?? '';
-      // Servers that answer a stream request with a JSON error or an HTML page still say 200.
-      if (/json|html/i.test(type)) {
-        const { model, baseURL } = this.#errorContext();
-        throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
-      }
-      let finished = false;
-      for await (const chunk of stream) {
-        onChunk();
-        const mapped = fromChatChunk(chunk);
-        if (!mapped) continue;
-        if (mapped.finishReason) finished = true;
-        subscriber.next(mapped);
-      }
-      if (!finished && !signal.aborted) throw this.#cutStream();
-    } else {
-      const completion = await this.#client.chat.completions.create(params, options);
-      subscriber.next(fromChatCompletion(completion));
-    }
-  }
-
-  /** A stream that ended without a finish reason: cut, or a server that sent nothing. */
-  #cutStream(): ModelError {
-    const { model, baseURL } = this.#errorContext();
-    return new ModelError(
-      `The stream from model "${model}" at ${baseURL} ended before the reply was complete (no finish_reason): the connection was cut or the server failed; try again.`,
-      { retryable: true },
+      ChatAttempt.start(
+        this.#attemptSettings,
+        toChatRequest(request, this.#settings),
+        subscriber,
+        request.signal,
+      ),
     );
-  }
-
-  #abortOutcome(timedOut: 'gap' | 'request' | undefined, outer: AbortSignal | undefined): Error {
-    if (!timedOut) return abortError(outer?.reason);
-    const { model, baseURL, timeoutMs } = this.#errorContext();
-    if (timedOut === 'request') {
-      return new ModelError(
-        `Model "${model}" at ${baseURL} did not finish within requestTimeoutMs (${this.#requestTimeoutMs} ms): raise requestTimeoutMs or ask for a shorter reply.`,
-        { retryable: true },
-      );
-    }
-    return new ModelError(
-      `Model "${model}" at ${baseURL} sent nothing for ${timeoutMs} ms: raise timeoutMs or check that the server is not overloaded.`,
-      { retryable: true },
-    );
-  }
-
-  #errorContext() {
-    return { model: this.modelName, baseURL: this.#client.baseURL, timeoutMs: this.#timeoutMs };
   }
 
   #baseURLOption(options: OpenAIChatModelOptions): string | undefined {
@@ -288,8 +169,6 @@ export class OpenAIChatModel implements ChatModel {
     });
   }
 }
-
-type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
 
 let defaultFetch: typeof fetch | undefined;
 

@@ -151,6 +151,35 @@ describe('OpenAIChatModel against a faulty server', () => {
     },
   );
 
+  it.each([
+    ['an error object in a data line', 'data: {"error":{"message":"context overflow"}}\n\n'],
+    ['an error event', 'event: error\ndata: {"message":"context overflow"}\n\n'],
+  ])('reports %s mid-stream with the server message, without retrying', async (_, event) => {
+    await serve((_req, res) => {
+      startSse(res);
+      res.write(sseData(deltaChunk({ content: 'partial' })));
+      res.end(event);
+    });
+    const { error } = await failure(model().stream(ask));
+    expect(error.message).toMatch(/reported an error mid-stream: context overflow/);
+    expect(error.retryable).toBe(false);
+    expect(server?.requests).toBe(1);
+  });
+
+  it('reads a stream whose lines end with CRLF, with comments and a keep-alive event between chunks', async () => {
+    await serve((_req, res) => {
+      startSse(res);
+      const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+      res.write(crlf(`: processing\n\n${sseData(deltaChunk({ content: 'Hel' }))}`));
+      res.write(crlf(`event: ping\n\n${sseData(deltaChunk({ content: 'lo' }))}`));
+      res.write(crlf(sseData(deltaChunk({}, 'stop'))));
+      res.end('data: [DONE]\r\n\r\n');
+    });
+    const reply = await response(model().stream(ask));
+    expect(reply.text).toBe('Hello');
+    expect(reply.finishReason).toBe('stop');
+  });
+
   it('reports a malformed data line as invalid JSON, without retrying', async () => {
     await serve((_req, res) => {
       startSse(res);

@@ -1,0 +1,243 @@
+import { type ChatChunk, ModelError } from '@rxagent/core';
+import type OpenAI from 'openai';
+import { APIError } from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import type { Subscriber, TeardownLogic } from 'rxjs';
+import { abortError } from './abortError.js';
+import { EventStreamDecoder } from './eventStreamDecoder.js';
+import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
+import { notAnEventStream } from './notAnEventStream.js';
+import { type BodySink, readBody } from './readBody.js';
+import { type ModelErrorContext, toModelError } from './toModelError.js';
+
+/** The request body of one attempt, streamed or not. */
+export type ChatParams =
+  | ChatCompletionCreateParamsStreaming
+  | ChatCompletionCreateParamsNonStreaming;
+
+/** What every attempt of one model shares: the client and the limits it enforces. */
+export interface AttemptSettings extends ModelErrorContext {
+  readonly client: OpenAI;
+  readonly requestTimeoutMs: number | undefined;
+}
+
+type TimedOut = 'gap' | 'request' | undefined;
+
+/**
+ * One HTTP request of `OpenAIChatModel.stream` (one subscription; the retry operator
+ * resubscribes for each attempt). The SDK builds and sends the request (headers, auth, base
+ * URL, status errors); a streamed reply is then read without the SDK's `Stream`: the body's
+ * bytes go through `EventStreamDecoder`, each event's JSON through `fromChatChunk`, and each
+ * chunk straight to the subscriber, with no async iterator or promise per chunk.
+ *
+ * The wait for the response headers is bounded by the SDK's per-request timeout; from then
+ * on a watchdog bounds the body: the gap between two chunks (`timeoutMs`), or the whole JSON
+ * reply without streaming. A chunk only records the time (a timer per chunk would cost more
+ * than the chunk); the watchdog re-arms itself for the time left. `requestTimeoutMs` bounds
+ * the whole attempt. Unsubscribing, or aborting the request's signal, aborts the request.
+ */
+export class ChatAttempt implements BodySink {
+  readonly #settings: AttemptSettings;
+  readonly #subscriber: Subscriber<ChatChunk>;
+  readonly #outer: AbortSignal | undefined;
+  readonly #controller = new AbortController();
+  #timedOut: TimedOut;
+  #settled = false;
+  #finished = false;
+  #done = false;
+  #lastActivity = 0;
+  #watchdog: ReturnType<typeof setTimeout> | undefined;
+  #deadline: ReturnType<typeof setTimeout> | undefined;
+  #decoder: EventStreamDecoder | undefined;
+  #stopReading: (() => void) | undefined;
+  #headers: Headers | undefined;
+
+  /** Sends `params` and returns the teardown of the subscription. */
+  static start(
+    settings: AttemptSettings,
+    params: ChatParams,
+    subscriber: Subscriber<ChatChunk>,
+    outer: AbortSignal | undefined,
+  ): TeardownLogic {
+    if (outer?.aborted) {
+      subscriber.error(abortError(outer.reason));
+      return undefined;
+    }
+    const attempt = new ChatAttempt(settings, subscriber, outer);
+    attempt.#send(params);
+    return () => attempt.#teardown();
+  }
+
+  private constructor(
+    settings: AttemptSettings,
+    subscriber: Subscriber<ChatChunk>,
+    outer: AbortSignal | undefined,
+  ) {
+    this.#settings = settings;
+    this.#subscriber = subscriber;
+    this.#outer = outer;
+    outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
+    if (settings.requestTimeoutMs !== undefined) {
+      this.#deadline = setTimeout(this.#onDeadline, settings.requestTimeoutMs);
+    }
+  }
+
+  /** Each chunk of the streamed body (`BodySink`). */
+  bytes(chunk: Uint8Array): void {
+    this.#decoder!.push(chunk);
+  }
+
+  /** The end of the streamed body, or the error that ended it (`BodySink`). */
+  end(error?: unknown): void {
+    this.#decoder?.end();
+    if (error !== undefined) this.#fail(error);
+    else if (!this.#finished && !this.#controller.signal.aborted) this.#fail(this.#cutStream());
+    else this.#complete();
+  }
+
+  #send(params: ChatParams): void {
+    const options = { signal: this.#controller.signal, timeout: this.#settings.timeoutMs };
+    const completions = this.#settings.client.chat.completions;
+    if (params.stream === true) {
+      completions
+        .create(params, options)
+        .asResponse()
+        .then((response) => this.#onResponse(response))
+        .catch((error: unknown) => this.#fail(error));
+    } else {
+      this.#armWatchdog();
+      completions
+        .create(params, options)
+        .then((completion) => {
+          if (this.#settled) return;
+          if (this.#controller.signal.aborted) return this.#fail(undefined);
+          this.#subscriber.next(fromChatCompletion(completion));
+          this.#complete();
+        })
+        .catch((error: unknown) => this.#fail(error));
+    }
+  }
+
+  async #onResponse(response: Response): Promise<void> {
+    if (this.#settled) return;
+    this.#armWatchdog();
+    const type = response.headers.get('content-type') ?? '';
+    // Servers that answer a stream request with a JSON error or an HTML page still say 200.
+    if (/json|html/i.test(type)) {
+      const { model, baseURL } = this.#settings;
+      throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
+    }
+    this.#headers = response.headers;
+    this.#decoder = new EventStreamDecoder(this.#onEvent);
+    this.#stopReading = readBody(response, this);
+  }
+
+  readonly #onEvent = (data: string, event: string | undefined): void => {
+    // Whole events, not bytes, count as activity: a byte trickle is not a working server.
+    this.#lastActivity = performance.now();
+    // After [DONE] the rest of the body is read (the connection is reused) but ignored.
+    if (this.#done) return;
+    if (data.startsWith('[DONE]')) {
+      this.#done = true;
+      return;
+    }
+    const json: unknown = JSON.parse(data);
+    const error = (json as { error?: unknown } | null)?.error;
+    if (error || event === 'error') {
+      throw new APIError(undefined, (error ?? json) as object, undefined, this.#headers);
+    }
+    const chunk = fromChatChunk(json as never);
+    if (!chunk) return;
+    if (chunk.finishReason) this.#finished = true;
+    this.#subscriber.next(chunk);
+  };
+
+  #complete(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    // A body that ended because the request was aborted is not a complete reply.
+    if (this.#controller.signal.aborted) this.#subscriber.error(this.#abortOutcome());
+    else this.#subscriber.complete();
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#stopReading?.();
+    if (this.#controller.signal.aborted) this.#subscriber.error(this.#abortOutcome());
+    else this.#subscriber.error(toModelError(error, this.#settings));
+  }
+
+  #teardown(): void {
+    clearTimeout(this.#watchdog);
+    clearTimeout(this.#deadline);
+    this.#outer?.removeEventListener('abort', this.#onOuterAbort);
+    // Aborting a finished request would only cost a DOMException per request (and the SDK
+    // and the transport would each react to it): abort only a request still in flight.
+    if (!this.#settled) {
+      this.#settled = true;
+      this.#stopReading?.();
+      this.#controller.abort();
+    }
+  }
+
+  readonly #onOuterAbort = (): void => {
+    this.#controller.abort(this.#outer?.reason);
+    this.#fail(undefined);
+  };
+
+  readonly #onDeadline = (): void => {
+    this.#timedOut = 'request';
+    this.#abortInFlight();
+  };
+
+  #armWatchdog(): void {
+    if (this.#controller.signal.aborted) return; // unsubscribed while the headers arrived
+    this.#lastActivity = performance.now();
+    this.#watchdog = setTimeout(this.#check, this.#settings.timeoutMs);
+  }
+
+  readonly #check = (): void => {
+    const idle = performance.now() - this.#lastActivity;
+    if (idle < this.#settings.timeoutMs) {
+      this.#watchdog = setTimeout(this.#check, this.#settings.timeoutMs - idle);
+      return;
+    }
+    this.#timedOut ??= 'gap';
+    this.#abortInFlight();
+  };
+
+  /** A timeout: abort the request and end the attempt now, whatever the transport does. */
+  #abortInFlight(): void {
+    this.#controller.abort();
+    this.#fail(undefined);
+  }
+
+  /** A stream that ended without a finish reason: cut, or a server that sent nothing. */
+  #cutStream(): ModelError {
+    const { model, baseURL } = this.#settings;
+    return new ModelError(
+      `The stream from model "${model}" at ${baseURL} ended before the reply was complete (no finish_reason): the connection was cut or the server failed; try again.`,
+      { retryable: true },
+    );
+  }
+
+  #abortOutcome(): Error {
+    const timedOut = this.#timedOut;
+    if (!timedOut) return abortError(this.#outer?.reason);
+    const { model, baseURL, timeoutMs, requestTimeoutMs } = this.#settings;
+    if (timedOut === 'request') {
+      return new ModelError(
+        `Model "${model}" at ${baseURL} did not finish within requestTimeoutMs (${requestTimeoutMs} ms): raise requestTimeoutMs or ask for a shorter reply.`,
+        { retryable: true },
+      );
+    }
+    return new ModelError(
+      `Model "${model}" at ${baseURL} sent nothing for ${timeoutMs} ms: raise timeoutMs or check that the server is not overloaded.`,
+      { retryable: true },
+    );
+  }
+}

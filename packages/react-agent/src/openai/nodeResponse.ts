@@ -1,0 +1,132 @@
+import { finished, type Readable } from 'node:stream';
+
+/**
+ * `Response` as a base class whose body members a subclass may redefine (Node's types declare
+ * them as properties, which a subclass cannot turn into accessors or methods).
+ */
+const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
+
+/**
+ * The `Response` of `createNodeFetch`: it keeps the body as the Node readable it arrived as
+ * and builds the WHATWG `ReadableStream` over it only when something asks for `body` or
+ * reads it (`text()`, `json()`…), so a reader that takes the readable itself
+ * (`takeNodeBody`, as `OpenAIChatModel` does for event streams) pays for no web stream, no
+ * promise per chunk and no second queue.
+ */
+export class NodeResponse extends ResponseBase {
+  readonly #source: Readable;
+  readonly #signal: AbortSignal | null | undefined;
+  readonly #init: ResponseInit;
+  /** The `Response` over a web stream, built on first use. */
+  #web: Response | undefined;
+  #taken = false;
+
+  constructor(source: Readable, signal: AbortSignal | null | undefined, init: ResponseInit) {
+    super(null, init);
+    this.#source = source;
+    this.#signal = signal;
+    this.#init = init;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#webResponse().body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#taken || (this.#web?.bodyUsed ?? false);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#webResponse().arrayBuffer();
+  }
+
+  blob(): Promise<Blob> {
+    return this.#webResponse().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.#webResponse().formData();
+  }
+
+  json(): Promise<unknown> {
+    return this.#webResponse().json();
+  }
+
+  text(): Promise<string> {
+    return this.#webResponse().text();
+  }
+
+  clone(): Response {
+    return this.#webResponse().clone();
+  }
+
+  /** The body's readable, once, if nothing has read the body another way yet. */
+  takeSource(): Readable | undefined {
+    if (this.#taken || this.#web) return undefined;
+    this.#taken = true;
+    return this.#source;
+  }
+
+  #webResponse(): Response {
+    if (!this.#web) {
+      // Taken by a reader of the readable: the body is used, as after a read of `body`.
+      const body = this.#taken ? usedBody() : webBody(this.#source, this.#signal);
+      this.#web = new Response(body, this.#init);
+    }
+    return this.#web;
+  }
+}
+
+/** The readable behind a `createNodeFetch` response, taken once; `undefined` for any other. */
+export function takeNodeBody(response: Response): Readable | undefined {
+  return response instanceof NodeResponse ? response.takeSource() : undefined;
+}
+
+/** A body whose every read fails as a used body's does. */
+function usedBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new TypeError('Body is unusable: its stream was taken by another reader'));
+    },
+  });
+}
+
+/**
+ * A byte stream over a Node readable: chunks as they arrive, paused while the reader is
+ * behind, closed at the end, errored when the stream fails or closes early (a cut
+ * connection; an abort, with the signal's reason as `fetch` does), and destroying the
+ * source when the reader cancels.
+ */
+export function webBody(
+  source: Readable,
+  signal: AbortSignal | null | undefined,
+): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        source.on('data', (chunk: Buffer) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
+        });
+        finished(source, (error) => {
+          if (!open) return;
+          open = false;
+          if (signal?.aborted) controller.error(signal.reason);
+          else if (error) controller.error(error);
+          else controller.close();
+        });
+      },
+      pull() {
+        source.resume();
+      },
+      cancel(reason) {
+        open = false;
+        source.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    // Room for a few chunks, so a reader keeping up never pauses the socket.
+    { highWaterMark: 16 },
+  );
+}

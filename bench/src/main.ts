@@ -85,5 +85,5 @@ if (want('longConversation')) report(await longConversation(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));
-const file = writeResults(results, config, mode, seconds);
+const file = writeResults(results, config, mode, seconds, only);
 console.log(`\n${results.length} suite(s) in ${seconds.toFixed(0)} s; results written to ${file}`);

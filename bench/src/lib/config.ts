@@ -16,10 +16,14 @@ export interface BenchConfig {
   readonly httpRounds: number;
   /** Conversations per sample in the sequential HTTP suite. */
   readonly httpRuns: number;
+  /** Rounds of the concurrent HTTP suite (its budget is a median of per-round ratios). */
+  readonly concurrentRounds: number;
   /** Conversations in flight at once in the concurrent HTTP suite. */
   readonly concurrency: number;
   /** Conversations per sample in the concurrent HTTP suite. */
   readonly concurrentRuns: number;
+  /** Rounds of the in-process suite (its budget is a median of per-round differences). */
+  readonly inProcessRounds: number;
   /** Conversations per sample in the in-process suite. */
   readonly inProcessRuns: number;
   /** `call()`s per sample in the hook-overhead suite. */
@@ -40,14 +44,16 @@ const FULL: BenchConfig = {
   quick: false,
   rounds: 9,
   httpWarmupRounds: 10,
-  httpRounds: 21,
+  httpRounds: 31,
   httpRuns: 40,
+  concurrentRounds: 15,
   concurrency: 16,
   concurrentRuns: 128,
+  inProcessRounds: 15,
   inProcessRuns: 400,
   hookCalls: 20_000,
   parkedAgents: 1_000,
-  parkedRounds: 3,
+  parkedRounds: 5,
   abortedCalls: 10_000,
   streamingRounds: 7,
   importRuns: 5,
@@ -59,8 +65,10 @@ const QUICK: BenchConfig = {
   httpWarmupRounds: 3,
   httpRounds: 3,
   httpRuns: 10,
+  concurrentRounds: 3,
   concurrency: 8,
   concurrentRuns: 32,
+  inProcessRounds: 3,
   inProcessRuns: 100,
   hookCalls: 5_000,
   parkedAgents: 200,

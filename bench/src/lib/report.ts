@@ -3,7 +3,7 @@ import { cpus, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
 import type { BudgetCheck, SuiteResult } from './result.js';
-import { fmt, markdownSuite } from './table.js';
+import { budgetText, markdownSuite } from './table.js';
 
 /** Where result files go (gitignored). */
 export const RESULTS_DIR = fileURLToPath(new URL('../../results/', import.meta.url));
@@ -27,15 +27,12 @@ export function budgetsOf(suites: readonly SuiteResult[]): BudgetCheck[] {
 
 /** The closing summary: every budget line, PASS or MISS. */
 export function renderBudgets(suites: readonly SuiteResult[]): string {
-  const lines = budgetsOf(suites).map(
-    (b) =>
-      `${b.pass ? 'PASS' : 'MISS'}  ${b.line}: ${fmt(b.value)} ${b.unit} (limit ${fmt(b.limit)})`,
-  );
+  const lines = budgetsOf(suites).map(budgetText);
   return ['\n## Budget', ...lines].join('\n');
 }
 
 /**
- * Writes `results/bench-<date>.json` (and `latest.json`, `latest.md`, a Markdown rendering
+ * Writes `results/bench-<date>.json` (`only`: the suites `--only` named, if any) (and `latest.json`, `latest.md`, a Markdown rendering
  * for BENCHMARKS.md); returns the JSON file's path.
  */
 export function writeResults(
@@ -43,6 +40,7 @@ export function writeResults(
   config: BenchConfig,
   mode: string,
   seconds: number,
+  only?: readonly string[],
 ): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const date = new Date().toISOString();
@@ -51,6 +49,8 @@ export function writeResults(
     machine: machine(),
     mode,
     config,
+    /** The suites named with `--only`; absent for a full run. */
+    ...(only && { only }),
     durationSeconds: Math.round(seconds),
     budgets: budgetsOf(suites),
     suites,

@@ -6,11 +6,13 @@ export interface Row extends Summary {
   readonly unit: string;
 }
 
-/** One budget line of the issue, checked against a measured median. */
+/** One budget line, checked against a measured median. */
 export interface BudgetCheck {
   readonly line: string;
   readonly value: number;
   readonly limit: number;
+  /** Whether the value must stay at or below the limit (a cost) or reach it (a throughput). */
+  readonly bound: 'max' | 'min';
   readonly unit: string;
   readonly pass: boolean;
 }
@@ -32,5 +34,10 @@ export function row(label: string, unit: string, values: readonly number[]): Row
 
 /** A budget check: `value <= limit`. */
 export function atMost(line: string, value: number, limit: number, unit: string): BudgetCheck {
-  return { line, value, limit, unit, pass: value <= limit };
+  return { line, value, limit, bound: 'max', unit, pass: value <= limit };
+}
+
+/** A budget check: `value >= limit`. */
+export function atLeast(line: string, value: number, limit: number, unit: string): BudgetCheck {
+  return { line, value, limit, bound: 'min', unit, pass: value >= limit };
 }

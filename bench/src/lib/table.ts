@@ -1,4 +1,4 @@
-import type { Row, SuiteResult } from './result.js';
+import type { BudgetCheck, Row, SuiteResult } from './result.js';
 
 /** Formats a number for a table: 3 significant digits, thousands kept whole. */
 export function fmt(value: number): string {
@@ -31,12 +31,17 @@ export function renderSuite(suite: SuiteResult): string {
     line(header, widths),
     ...body.map((cells) => line(cells, widths)),
   ];
-  for (const b of suite.budgets) {
-    out.push(
-      `${b.pass ? 'PASS' : 'MISS'}  ${b.line}: ${fmt(b.value)} ${b.unit} (limit ${fmt(b.limit)})`,
-    );
-  }
+  for (const b of suite.budgets) out.push(budgetText(b));
   return out.join('\n');
+}
+
+/** One budget line as the console shows it: PASS or MISS, the value and the limit. */
+export function budgetText(b: BudgetCheck): string {
+  return `${b.pass ? 'PASS' : 'MISS'}  ${b.line}: ${fmt(b.value)} ${b.unit} (limit ${limitText(b)})`;
+}
+
+function limitText(b: BudgetCheck): string {
+  return `${b.bound === 'min' ? '≥ ' : ''}${fmt(b.limit)}`;
 }
 
 /** A Markdown table of one suite, for BENCHMARKS.md. */
@@ -47,7 +52,7 @@ export function markdownSuite(suite: SuiteResult): string {
   if (suite.budgets.length > 0) out.push('');
   for (const b of suite.budgets) {
     out.push(
-      `- ${b.pass ? '✅' : '❌'} ${b.line}: **${fmt(b.value)} ${b.unit}** (limit ${fmt(b.limit)})`,
+      `- ${b.pass ? '✅' : '❌'} ${b.line}: **${fmt(b.value)} ${b.unit}** (limit ${limitText(b)})`,
     );
   }
   return out.join('\n');

@@ -4,8 +4,8 @@ import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
-import { row, type SuiteResult } from '../lib/result.js';
-import { pairRatios, pool } from '../lib/stats.js';
+import { atLeast, row, type SuiteResult } from '../lib/result.js';
+import { pairRatios, pool, summarize } from '../lib/stats.js';
 import { CALLS_PER_RUN, FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
 import type { ServerProcess } from '../server/serverProcess.js';
 
@@ -32,25 +32,29 @@ export async function httpConcurrent(
         return { value: config.concurrentRuns / ((performance.now() - t0) / 1000) };
       },
     })),
-    config.rounds,
+    config.concurrentRounds,
     // As many warm-up conversations per contender as the sequential suite runs.
     Math.ceil((config.httpWarmupRounds * config.httpRuns) / config.concurrentRuns),
   );
   await server.assertNoRejections();
   const get = (label: string) => samples.get(label);
+  const sdkRatio = pairRatios(get('rxagent'), get('openai SDK loop'));
   return {
     id: 'httpConcurrent',
-    title: `HTTP concurrent: ${config.concurrency} conversations in flight, ${config.concurrentRuns} per sample (${CALLS_PER_RUN} model calls each), ${config.rounds} rounds`,
+    title: `HTTP concurrent: ${config.concurrency} conversations in flight, ${config.concurrentRuns} per sample (${CALLS_PER_RUN} model calls each), ${config.concurrentRounds} rounds`,
     rows: [
       ...contenders.map((c) => row(`${c.label}: conversations per second`, '/s', get(c.label))),
-      row(
-        'rxagent / openai SDK loop (throughput)',
-        '×',
-        pairRatios(get('rxagent'), get('openai SDK loop')),
-      ),
+      row('rxagent / openai SDK loop (throughput)', '×', sdkRatio),
       row('rxagent / fetch loop (throughput)', '×', pairRatios(get('rxagent'), get('fetch loop'))),
     ],
-    budgets: [],
+    budgets: [
+      atLeast(
+        'HTTP concurrent: rxagent ≥ 1.3 × the openai SDK loop in conversations per second',
+        summarize(sdkRatio).median,
+        1.3,
+        '×',
+      ),
+    ],
     details: { samples: samples.toJSON() },
   };
 }

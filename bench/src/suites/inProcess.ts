@@ -47,7 +47,7 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
       label: contender.label,
       sample: () => timeConversations(contender, config.inProcessRuns),
     })),
-    config.rounds,
+    config.inProcessRounds,
     2,
   );
   const events = await eventsPerRun();
@@ -62,7 +62,7 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
   ).map((delta) => (delta * CALLS_PER_RUN) / (20 * events));
   return {
     id: 'inProcess',
-    title: `In-process (ScriptedChatModel): ${config.inProcessRuns} conversations × ${CALLS_PER_RUN} turns per sample, ${config.rounds} rounds`,
+    title: `In-process (ScriptedChatModel): ${config.inProcessRuns} conversations × ${CALLS_PER_RUN} turns per sample, ${config.inProcessRounds} rounds`,
     rows: [
       ...contenders.map((c) => row(`${c.label}: CPU per turn`, 'µs', get(c.label))),
       ...contenders.map((c) => row(`${c.label}: wall per turn`, 'µs', wall(c.label))),
@@ -77,9 +77,9 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
     ],
     budgets: [
       atMost(
-        'In-process: framework cost per turn with the default hooks ≤ 50 µs',
+        'In-process: framework cost per turn with the default hooks ≤ 10 µs',
         summarize(cost).median,
-        50,
+        10,
         'µs',
       ),
       atMost(

@@ -111,9 +111,9 @@ export async function parkedAgents(
     ],
     budgets: [
       atMost(
-        'Memory: ≤ 35 KB retained heap per parked agent (over HTTP)',
+        'Memory: ≤ 22 KB retained heap per parked agent (over HTTP)',
         summarize(rx).median,
-        35,
+        22,
         'KB',
       ),
     ],

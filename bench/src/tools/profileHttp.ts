@@ -31,7 +31,7 @@ const contenders = which.split(',').map((name) => {
   return { name, contender: maker() };
 });
 for (const { contender } of contenders)
-  for (let i = 0; i < 50; i++) await contender.run(USER_PROMPT);
+  for (let i = 0; i < 400; i++) await contender.run(USER_PROMPT);
 const profiler = new CpuProfile(out !== undefined);
 const totals = new Map<string, { wall: number; cpu: number; calls: number }>();
 for (let round = 0; round < Number(roundsArg); round++) {

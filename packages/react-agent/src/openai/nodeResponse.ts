@@ -6,6 +6,13 @@ import { finished, type Readable } from 'node:stream';
  */
 const ResponseBase = Response as unknown as new (body: null, init: ResponseInit) => object;
 
+/** The status line and headers of a `NodeResponse`. */
+export interface NodeResponseInit {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+}
+
 /**
  * The `Response` of `createNodeFetch`: it keeps the body as the Node readable it arrived as
  * and builds the WHATWG `ReadableStream` over it only when something asks for `body` or
@@ -16,16 +23,21 @@ const ResponseBase = Response as unknown as new (body: null, init: ResponseInit)
 export class NodeResponse extends ResponseBase {
   readonly #source: Readable;
   readonly #signal: AbortSignal | null | undefined;
-  readonly #init: ResponseInit;
+  readonly #init: NodeResponseInit;
   /** The `Response` over a web stream, built on first use. */
   #web: Response | undefined;
   #taken = false;
 
-  constructor(source: Readable, signal: AbortSignal | null | undefined, init: ResponseInit) {
-    super(null, init);
+  constructor(source: Readable, signal: AbortSignal | null | undefined, init: NodeResponseInit) {
+    // The headers are kept as given, not copied into a second `Headers` by `Response`.
+    super(null, { status: init.status, statusText: init.statusText });
     this.#source = source;
     this.#signal = signal;
     this.#init = init;
+  }
+
+  get headers(): Headers {
+    return this.#init.headers;
   }
 
   get body(): ReadableStream<Uint8Array> | null {

@@ -53,7 +53,6 @@ export class ChatAttempt implements BodySink {
   #deadline: ReturnType<typeof setTimeout> | undefined;
   #decoder: EventStreamDecoder | undefined;
   #stopReading: (() => void) | undefined;
-  #headers: Headers | undefined;
 
   /** Sends `params` and returns the teardown of the subscription. */
   static start(
@@ -130,7 +129,6 @@ export class ChatAttempt implements BodySink {
       const { model, baseURL } = this.#settings;
       throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
     }
-    this.#headers = response.headers;
     this.#decoder = new EventStreamDecoder(this.#onEvent);
     this.#stopReading = readBody(response, this);
   }
@@ -146,9 +144,9 @@ export class ChatAttempt implements BodySink {
     }
     const json: unknown = JSON.parse(data);
     const error = (json as { error?: unknown } | null)?.error;
-    if (error || event === 'error') {
-      throw new APIError(undefined, (error ?? json) as object, undefined, this.#headers);
-    }
+    // No status and no headers: an error reported mid-stream is never retried.
+    if (error || event === 'error')
+      throw new APIError(undefined, (error ?? json) as object, undefined, undefined);
     const chunk = fromChatChunk(json as never);
     if (!chunk) return;
     if (chunk.finishReason) this.#finished = true;

@@ -221,9 +221,18 @@ function responseHeaders(res: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * A header's value from the raw list, without building `res.headers` (an object of every
+ * header that would live as long as the response).
+ */
+function rawHeader(raw: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
 /** The body with its content coding removed; an unknown coding passes through, as in `fetch`. */
 function decoded(res: IncomingMessage): Readable {
-  const coding = res.headers['content-encoding']?.trim().toLowerCase();
+  const coding = rawHeader(res.rawHeaders, 'content-encoding')?.trim().toLowerCase();
   if (coding === undefined || coding === 'identity') return res;
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =

@@ -1,0 +1,137 @@
+/**
+ * Who holds the heap of a parked conversation (not part of `pnpm bench`): like
+ * `heapByType.ts`, takes a heap snapshot before and while N conversations are parked at
+ * their last model call, but groups the growth of the objects of one type (default: the
+ * backing stores of arrays, `(array)`) by what holds them: the holder's constructor and the
+ * property it is held by (`Msg.content`, `Array[]`…), and their holders up to `depth`, with the
+ * bytes and count per conversation. Usage:
+ * `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapRetainers.ts rxagent-local 300 '(array)' 3`
+ */
+import { Session } from 'node:inspector/promises';
+import { BenchModel } from '../contenders/benchModel.js';
+import type { Contender } from '../contenders/contender.js';
+import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import { rxagentHttp } from '../contenders/rxagentHttp.js';
+import { delay, settledHeap } from '../lib/stats.js';
+import { PARK_PROMPT } from '../scenario/conversation.js';
+import { ServerProcess } from '../server/serverProcess.js';
+
+interface Snapshot {
+  snapshot: {
+    meta: {
+      node_fields: string[];
+      node_types: [string[]];
+      edge_fields: string[];
+      edge_types: [string[]];
+    };
+  };
+  nodes: number[];
+  edges: number[];
+  strings: string[];
+}
+
+/** Bytes and count of the matching objects, by `holder.edge`. */
+async function byHolder(
+  session: Session,
+  wanted: string,
+  depth: number,
+): Promise<Map<string, number[]>> {
+  await settledHeap();
+  const chunks: string[] = [];
+  const onChunk = (message: { params: { chunk: string } }) => chunks.push(message.params.chunk);
+  session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await session.post('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const snap = JSON.parse(chunks.join('')) as Snapshot;
+  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
+  const width = node_fields.length;
+  const edgeWidth = edge_fields.length;
+  const [typeAt, nameAt, sizeAt, edgeCountAt] = ['type', 'name', 'self_size', 'edge_count'].map(
+    (f) => node_fields.indexOf(f),
+  ) as [number, number, number, number];
+  const [edgeTypeAt, edgeNameAt, toAt] = ['type', 'name_or_index', 'to_node'].map((f) =>
+    edge_fields.indexOf(f),
+  ) as [number, number, number];
+  const nodeName = (n: number) => {
+    const type = node_types[0][snap.nodes[n + typeAt]!]!;
+    const raw = snap.strings[snap.nodes[n + nameAt]!]!;
+    return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
+  };
+  const holder = new Map<number, [number, string]>();
+  let edge = 0;
+  for (let n = 0; n < snap.nodes.length; n += width) {
+    const count = snap.nodes[n + edgeCountAt]!;
+    for (let e = 0; e < count; e++, edge += edgeWidth) {
+      const to = snap.edges[edge + toAt]!;
+      const type = edge_types[0][snap.edges[edge + edgeTypeAt]!]!;
+      if (type === 'weak' || holder.has(to)) continue;
+      const nameOrIndex = snap.edges[edge + edgeNameAt]!;
+      const label =
+        type === 'element' || type === 'hidden' ? '[]' : (snap.strings[nameOrIndex] ?? '?');
+      holder.set(to, [n, label]);
+    }
+  }
+  const out = new Map<string, number[]>();
+  for (let n = 0; n < snap.nodes.length; n += width) {
+    if (nodeName(n) !== wanted) continue;
+    // The chain of holders, `depth` deep: `Msg.content < Object.messages` reads "held by".
+    const chain: string[] = [];
+    for (let at = holder.get(n), d = 0; at && d < depth; at = holder.get(at[0]), d++) {
+      chain.push(`${nodeName(at[0])}.${at[1]}`);
+    }
+    const key = chain.join(' < ') || '(root)';
+    const entry = out.get(key) ?? [0, 0];
+    entry[0]! += snap.nodes[n + sizeAt]!;
+    entry[1]! += 1;
+    out.set(key, entry);
+  }
+  return out;
+}
+
+const [which = 'rxagent-local', countArg = '300', wanted = '(array)', depthArg = '3'] =
+  process.argv.slice(2);
+const depth = Number(depthArg);
+const count = Number(countArg);
+const local = which.endsWith('-local');
+const server = local ? undefined : await ServerProcess.start();
+const model = new BenchModel();
+const makers: Record<string, () => Contender> = {
+  'rxagent-local': () => rxagentInProcess(() => model),
+  'hand-local': () => handLoopInProcess(() => model),
+  ...(server && { rxagent: () => rxagentHttp(server.baseURL) }),
+};
+const contender = makers[which]?.();
+if (!contender) throw new Error(`unknown contender ${which}; one of ${Object.keys(makers)}`);
+const park = async () => {
+  if (server) await server.resetParked();
+  else model.parked = 0;
+  const controllers = Array.from({ length: count }, () => new AbortController());
+  const runs = controllers.map((c) => contender.run(PARK_PROMPT, c.signal).catch(() => {}));
+  if (server) await server.waitParked(count);
+  else while (model.parked < count) await delay(5);
+  await delay(300);
+  return async () => {
+    for (const c of controllers) c.abort();
+    await Promise.all(runs);
+  };
+};
+const session = new Session();
+session.connect();
+await (await park())(); // warm-up: shared state created lazily exists before the baseline
+const before = await byHolder(session, wanted, depth);
+const release = await park();
+const after = await byHolder(session, wanted, depth);
+const rows = [...after].map(([key, [bytes, n]]) => {
+  const [b0, n0] = before.get(key) ?? [0, 0];
+  return { key, bytes: (bytes! - b0!) / count, n: (n! - n0!) / count };
+});
+const total = rows.reduce((sum, r) => sum + r.bytes, 0);
+console.log(
+  `${contender.label}: ${wanted} ${(total / 1024).toFixed(2)} KB per parked conversation`,
+);
+for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 40)) {
+  if (Math.abs(r.bytes) < 8) break;
+  console.log(`${r.bytes.toFixed(0).padStart(7)} B ${r.n.toFixed(1).padStart(6)} ×  ${r.key}`);
+}
+await release();
+await server?.close();

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EventStreamDecoder } from './eventStreamDecoder.js';
+import { EventStreamDecoder, MAX_LINE_BYTES } from './eventStreamDecoder.js';
 
 type Decoded = [data: string, event: string | undefined];
 
@@ -86,6 +86,15 @@ describe('EventStreamDecoder', () => {
     const events = decode(...cut(new TextEncoder().encode(`data: ${big}\n\n`), 64 * 1024));
     expect(events).toHaveLength(1);
     expect(events[0]?.[0].length).toBe(big.length);
+  });
+
+  it('throws a ModelError when a line grows past maxLineBytes', () => {
+    const decoder = new EventStreamDecoder(() => {}, 1_000);
+    decoder.push(new TextEncoder().encode(`data: ${'x'.repeat(600)}`));
+    expect(() => decoder.push(new TextEncoder().encode('y'.repeat(600)))).toThrow(
+      /more than 1000 bytes without ending it/,
+    );
+    expect(MAX_LINE_BYTES).toBe(32 * 1024 * 1024);
   });
 
   it('reads many lines without a colon in one chunk as fields with empty values', () => {

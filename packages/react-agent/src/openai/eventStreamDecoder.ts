@@ -1,3 +1,8 @@
+import { ModelError } from '@rxagent/core';
+
+/** The longest line the decoder keeps (32 MB): a server that never ends a line is cut off. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
@@ -21,20 +26,24 @@ export type EventHandler = (data: string, event: string | undefined) => void;
  *
  * The work is linear in the body: lines are found with native byte searches, the bytes of an
  * unfinished line are kept as a list and joined once when it ends (a 5 MB line arriving in
- * 64 KB chunks is copied once, not once per chunk).
+ * 64 KB chunks is copied once, not once per chunk). A line longer than `maxLineBytes`
+ * (default `MAX_LINE_BYTES`) throws a `ModelError` instead of growing without bound.
  */
 export class EventStreamDecoder {
   readonly #onEvent: EventHandler;
   /** Bytes of the line not yet ended, from earlier chunks. */
   #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  readonly #maxLineBytes: number;
   #started = false;
   /** The last chunk ended with CR: an LF starting the next one ends nothing. */
   #afterCR = false;
   #data: string | undefined;
   #event: string | undefined;
 
-  constructor(onEvent: EventHandler) {
+  constructor(onEvent: EventHandler, maxLineBytes = MAX_LINE_BYTES) {
     this.#onEvent = onEvent;
+    this.#maxLineBytes = maxLineBytes;
   }
 
   /** Decodes the next bytes of the body; throws whatever `onEvent` throws. */
@@ -70,12 +79,21 @@ export class EventStreamDecoder {
       }
       start = end + 1;
     }
-    if (start < length) this.#pending.push(bytes.subarray(start));
+    if (start < length) {
+      this.#pendingBytes += length - start;
+      if (this.#pendingBytes > this.#maxLineBytes) {
+        throw new ModelError(
+          `The model server sent a line of more than ${this.#maxLineBytes} bytes without ending it: not an event stream a client can read.`,
+        );
+      }
+      this.#pending.push(bytes.subarray(start));
+    }
   }
 
   /** Ends the body: an unfinished event is discarded, as the standard says. */
   end(): void {
     this.#pending = [];
+    this.#pendingBytes = 0;
     this.#data = undefined;
     this.#event = undefined;
   }
@@ -84,6 +102,7 @@ export class EventStreamDecoder {
     this.#pending.push(last);
     const line = Buffer.concat(this.#pending);
     this.#pending = [];
+    this.#pendingBytes = 0;
     return line;
   }
 

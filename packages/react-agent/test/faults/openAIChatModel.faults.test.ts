@@ -292,6 +292,26 @@ describe('OpenAIChatModel against a faulty server', () => {
     expect(server?.requests).toBe(2);
   });
 
+  it('stops reading a line that never ends once it passes 32 MB, with a ModelError', async () => {
+    let written = 0;
+    await serve((_req, res) => {
+      startSse(res);
+      const block = 'z'.repeat(1024 * 1024);
+      const pump = () => {
+        while (!res.destroyed && written < 64) {
+          written++;
+          if (!res.write(block)) return void res.once('drain', pump);
+        }
+      };
+      res.write('data: ');
+      pump();
+    });
+    const { error } = await failure(model().stream(ask));
+    expect(error.message).toMatch(/more than 33554432 bytes without ending it/);
+    expect(written).toBeLessThan(64);
+    expect(server?.requests).toBe(1);
+  });
+
   it('reads a 5 MB data line and rejects a 5 MB line of garbage, each without hanging', async () => {
     const big = 'y'.repeat(5 * 1024 * 1024);
     await serve((_req, res, n) => {

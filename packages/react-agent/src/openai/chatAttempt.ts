@@ -34,10 +34,11 @@ type TimedOut = 'gap' | 'request' | undefined;
  * chunk straight to the subscriber, with no async iterator or promise per chunk.
  *
  * The wait for the response headers is bounded by the SDK's per-request timeout; from then
- * on a watchdog bounds the body: the gap between two chunks (`timeoutMs`), or the whole JSON
- * reply without streaming. A chunk only records the time (a timer per chunk would cost more
- * than the chunk); the watchdog re-arms itself for the time left. `requestTimeoutMs` bounds
- * the whole attempt. Unsubscribing, or aborting the request's signal, aborts the request.
+ * on a watchdog bounds the body: the gap between two events (`timeoutMs`; bytes that never
+ * complete an event do not count), or the whole JSON reply without streaming. An event only
+ * records the time (a timer per event would cost more than the event); the watchdog re-arms
+ * itself for the time left. `requestTimeoutMs` bounds the whole attempt. Unsubscribing, or
+ * aborting the request's signal, ends the attempt and aborts the request at once.
  */
 export class ChatAttempt implements BodySink {
   readonly #settings: AttemptSettings;

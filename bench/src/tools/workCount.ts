@@ -16,6 +16,8 @@ import { FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
 const args = process.argv.slice(2);
 const byFunctionArg = args.find((arg) => arg.startsWith('--by-function'));
 const withStacks = args.includes('--stacks');
+// With --own, rxjs, native and node frames count for the nearest rxagent frame that called them.
+const ownFrames = args.includes('--own');
 const [dir, countArg = '400'] = args.filter((arg) => !arg.startsWith('--'));
 if (!dir) throw new Error('usage: workCount.ts <buildDir>|hand [conversations]');
 // `hand` counts the hand-written loop (on the bench's own build) for reference.
@@ -59,11 +61,26 @@ const frameName = ({ callFrame }: HeapNode) => {
   );
   return `${callFrame.functionName || '(anonymous)'} ${short}:${callFrame.lineNumber + 1}`;
 };
+/** The package a frame belongs to; native and node-internal frames count for their JS caller's. */
+const groupOf = (url: string): string | undefined => {
+  if (url === '' || url.startsWith('node:')) return undefined;
+  if (url.includes('/core/testing/')) return 'core/testing (the scripted model)';
+  if (url.includes('/@rxagent/core/') || url.includes('/packages/core/')) return 'core';
+  if (url.includes('/react-agent/')) return 'react-agent';
+  if (url.includes('/rxjs')) return 'rxjs';
+  if (url.includes('/bench/')) return 'bench (scenario, contender)';
+  return 'other';
+};
+const byGroup = new Map<string, number>();
 let bytes = 0;
 const byFrame = new Map<string, { bytes: number; stacks: Map<string, number> }>();
-const walk = (node: HeapNode, callers: string[]) => {
+const isOwn = (url: string) => /@rxagent|\/packages\//.test(url);
+const walk = (node: HeapNode, callers: string[], caller: string, owner: string) => {
   bytes += node.selfSize;
-  const name = frameName(node);
+  const group = groupOf(node.callFrame.url) ?? caller;
+  byGroup.set(group, (byGroup.get(group) ?? 0) + node.selfSize);
+  const own = ownFrames && !isOwn(node.callFrame.url) ? owner : frameName(node);
+  const name = ownFrames ? own : frameName(node);
   if (node.selfSize > 0) {
     const entry = byFrame.get(name) ?? { bytes: 0, stacks: new Map<string, number>() };
     entry.bytes += node.selfSize;
@@ -72,16 +89,19 @@ const walk = (node: HeapNode, callers: string[]) => {
     byFrame.set(name, entry);
   }
   callers.push(name);
-  for (const child of node.children) walk(child, callers);
+  for (const child of node.children) walk(child, callers, group, own);
   callers.pop();
 };
-walk(profile.head as never, []);
+walk(profile.head as never, [], '(runtime)', '(outside rxagent)');
 console.log(
   `${dir}: ${subscriptions} subscriptions, ${(bytes / count / 1024).toFixed(1)} KB allocated per conversation (model included)`,
 );
 if (byFunctionArg) {
   const top = Number(byFunctionArg.split('=')[1] ?? 30);
   const kb = (n: number) => `${(n / count / 1024).toFixed(2).padStart(7)} KB`;
+  for (const [group, own] of [...byGroup].sort((a, b) => b[1] - a[1])) {
+    console.log(`${kb(own)}  [${group}]`);
+  }
   const sorted = [...byFrame].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top);
   for (const [frame, { bytes: own, stacks }] of sorted) {
     console.log(`${kb(own)}  ${frame}`);

@@ -1,4 +1,4 @@
-import { type Observable, type Subscriber, Subscription } from 'rxjs';
+import { type Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -64,25 +64,12 @@ export class Phases<R> {
   after<T>(
     source: Observable<T>,
     then: (value: T) => void,
-    onError: (error: unknown) => void = (error) => this.fail(error),
-    onEmpty: () => void = () => this.end(),
+    onError?: (error: unknown) => void,
+    onEmpty?: () => void,
   ): void {
-    let emitted = false;
     // Added to the container, not kept in a variable: a synchronous source runs the next
     // phase before its own subscribe() returns, and a closed subscription is not added.
-    this.subscription.add(
-      source.subscribe({
-        next: (value) => {
-          if (emitted) return;
-          emitted = true;
-          this.run(then, value, onError);
-        },
-        error: onError,
-        complete: () => {
-          if (!emitted) onEmpty();
-        },
-      }),
-    );
+    this.subscription.add(source.subscribe(new PhaseObserver(this, then, onError, onEmpty)));
   }
 
   /**
@@ -94,37 +81,30 @@ export class Phases<R> {
     room: HookRoom,
     event: E,
     then: (event: E) => void,
-    onError: (error: unknown) => void = (error) => this.fail(error),
+    onError?: (error: unknown) => void,
   ): void {
     if (!room.listens(event.type)) this.run(then, event, onError);
     else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
-    else
-      room.dispatch(event, (final) => this.run(then, final, onError), onError, this.subscription);
+    else {
+      const fail = onError ?? ((error: unknown) => this.fail(error));
+      room.dispatch(event, (final) => this.run(then, final, fail), fail, this.subscription);
+    }
   }
 
   /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */
-  run<T>(
-    then: (value: T) => void,
-    value: T,
-    onError: (error: unknown) => void = (error) => this.fail(error),
-  ): void {
+  run<T>(then: (value: T) => void, value: T, onError?: (error: unknown) => void): void {
     try {
       then(value);
     } catch (error) {
-      onError(error);
+      if (onError === undefined) this.fail(error);
+      else onError(error);
     }
   }
 
   /** The last phase: the values, error and completion of `source` become this Observable's. */
   forward(source: Observable<R>): void {
     // An observer, not the subscriber itself: rxjs would adopt a Subscriber as the source's own.
-    this.subscription.add(
-      source.subscribe({
-        next: (value) => this.#subscriber.next(value),
-        error: (error: unknown) => this.fail(error),
-        complete: () => this.end(),
-      }),
-    );
+    this.subscription.add(source.subscribe(new ForwardObserver(this, this.#subscriber)));
   }
 
   /** Emits `value` and completes. */
@@ -149,5 +129,59 @@ export class Phases<R> {
   /** Unsubscribes the phases in flight. */
   unsubscribe(): void {
     this.subscription.unsubscribe();
+  }
+}
+
+/**
+ * The observer of one `after` phase: an object whose methods rxjs calls on it, rather than
+ * three closures (and their context) per phase. A missing `onError` / `onEmpty` is the
+ * default (`fail` / `end`), so no default closure is made per phase either.
+ */
+class PhaseObserver<T> implements Observer<T> {
+  // Not a #private field: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private emitted = false;
+
+  constructor(
+    private readonly phases: Phases<unknown>,
+    private readonly then: (value: T) => void,
+    private readonly onError: ((error: unknown) => void) | undefined,
+    private readonly onEmpty: (() => void) | undefined,
+  ) {}
+
+  next(value: T): void {
+    if (this.emitted) return;
+    this.emitted = true;
+    this.phases.run(this.then, value, this.onError);
+  }
+
+  error(error: unknown): void {
+    if (this.onError === undefined) this.phases.fail(error);
+    else this.onError(error);
+  }
+
+  complete(): void {
+    if (this.emitted) return;
+    if (this.onEmpty === undefined) this.phases.end();
+    else this.onEmpty();
+  }
+}
+
+/** The observer of the `forward` phase: values to the subscriber, the end to the phases. */
+class ForwardObserver<R> implements Observer<R> {
+  constructor(
+    private readonly phases: Phases<R>,
+    private readonly subscriber: Subscriber<R>,
+  ) {}
+
+  next(value: R): void {
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.phases.fail(error);
+  }
+
+  complete(): void {
+    this.phases.end();
   }
 }

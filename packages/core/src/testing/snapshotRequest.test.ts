@@ -48,3 +48,25 @@ describe('snapshotRequest', () => {
     expect(() => snapshotRequest(request)).toThrow(/could not be cloned/);
   });
 });
+
+describe('snapshotRequest on frozen data', () => {
+  it('keeps a deeply frozen structure as it is, and copies one with a mutable part', () => {
+    const frozenTool = Object.freeze({
+      type: 'function' as const,
+      function: Object.freeze({
+        name: 'f',
+        description: 'F.',
+        parameters: Object.freeze({ type: 'object', required: Object.freeze(['a']) as string[] }),
+      }),
+    });
+    const mutableInside = Object.freeze({
+      type: 'function' as const,
+      function: { name: 'g', description: 'G.', parameters: { type: 'object' } },
+    });
+    const copy = snapshotRequest({ messages: [], tools: [frozenTool, mutableInside] });
+    expect(copy.tools![0]).toBe(frozenTool);
+    expect(copy.tools![1]).toEqual(mutableInside);
+    expect(copy.tools![1]).not.toBe(mutableInside);
+    expect(copy.tools![1]!.function).not.toBe(mutableInside.function);
+  });
+});

@@ -34,8 +34,10 @@ export interface ReasoningOutcome {
  * One reasoning step: with `setup.context`, the context step first makes the request fit
  * (compressing memory, or failing with `ContextWindowError` before anything is sent); then
  * preReasoning hooks shape the request (for this request only), the model streams the
- * reply, postReasoning hooks may change it. Cold; emits one outcome. Nothing else is stored
- * here except a partial reply when the stream is cut.
+ * reply, postReasoning hooks may change it. Cold; emits one outcome — or, given `then`,
+ * goes on with `then(outcome)` as its last phase (its values become the step's), so the
+ * caller's next step needs no Observable around this one. Nothing else is stored here
+ * except a partial reply when the stream is cut.
  *
  * The phases run one after another in one `new Observable` (see `Phases`): a parked
  * call holds this step for as long as its request is open.
@@ -43,8 +45,18 @@ export interface ReasoningOutcome {
 export function reasoningStep(
   state: ReActCallState,
   setup: ReasoningSetup,
-): Observable<ReasoningOutcome> {
-  return new Observable<ReasoningOutcome>((subscriber) => {
+): Observable<ReasoningOutcome>;
+export function reasoningStep<R>(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  then: (outcome: ReasoningOutcome) => Observable<R>,
+): Observable<R>;
+export function reasoningStep<R>(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  then?: (outcome: ReasoningOutcome) => Observable<R>,
+): Observable<R | ReasoningOutcome> {
+  return new Observable<R | ReasoningOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
     const request = (event: PreReasoningEvent): void =>
@@ -58,9 +70,11 @@ export function reasoningStep(
         { type: 'postReasoning', agent: context.agent, reply, ...info },
         context.listens('postReasoning'),
       );
-      phases.afterHooks(context, event, (final) =>
-        phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
-      );
+      phases.afterHooks(context, event, (final) => {
+        const outcome = { reply: final.reply, stopRequested: stop.stopped };
+        if (then === undefined) phases.finish(outcome);
+        else phases.forward(then(outcome));
+      });
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;

@@ -142,6 +142,12 @@ export class Toolkit implements StateModule {
    * converted once per tool and deep-frozen: copy it before changing it.
    */
   schemas(): ToolSchema[] {
+    // Every request asks for them: one array, not the names, enabled names and schemas.
+    if (this.#parent === undefined && this.#disabled.size === 0) {
+      const schemas: ToolSchema[] = [];
+      for (const tool of this.#tools.values()) schemas.push(schemaOf(tool));
+      return schemas;
+    }
     return this.#enabledNames().map((name) => schemaOf(this.#find(name)!));
   }
 

@@ -221,24 +221,24 @@ export class ReActAgent extends AgentBase {
     return reasoningStep(state, this.#setup, (outcome) => this.#afterReasoning(outcome, state));
   }
 
-  /** The step after a model reply: act on its tool calls, or decide about a final answer. */
+  /** The step after a model reply (decided at once, or later): act on its calls, or decide about a final answer. */
   #afterReasoning(
     { reply, stopRequested }: ReasoningOutcome,
     state: ReActCallState,
-  ): Observable<Step> {
+  ): Step | Observable<Step> {
     const { transcript } = state;
     const calls = toolUses(reply);
     if (calls.length === 0) {
-      if (stopRequested) return of(this.#store(state, reply, 'stop'));
+      if (stopRequested) return this.#store(state, reply, 'stop');
       return this.onFinalAnswer(reply, state).pipe(
         map((decision) => this.#decide(decision, reply, state)),
       );
     }
     transcript.add(reply);
-    if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
+    if (stopRequested) return { kind: 'final', reply, reason: 'tool_calls_stopped' };
     if (state.iterations >= state.maxIters) {
       closeOverBudget(state, calls);
-      return of({ kind: 'summary' });
+      return { kind: 'summary' };
     }
     const invalid = (reply.metadata['invalidToolArguments'] as JsonObject | undefined) ?? {};
     return approvalStep(state, reply, calls, invalid);

@@ -79,17 +79,18 @@ export function approvalRequired(
 /**
  * After a reply with tool calls was stored: act on them, or end the call with
  * `approval_required` (the calls stay open, like a `tool_calls_stopped` stop) when any of
- * them needs approval.
+ * them needs approval. The step itself when no tool of the batch has an approval rule, else
+ * an Observable emitting it once.
  */
 export function approvalStep(
   state: ReActCallState,
   reply: Msg,
   calls: readonly ToolUseBlock[],
   invalidArguments: JsonObject,
-): Observable<Step> {
-  // No tool of the batch has an approval rule: nothing to ask, no operator to run.
+): Step | Observable<Step> {
+  // No tool of the batch has an approval rule: nothing to ask, the step is decided now.
   if (!calls.some((call) => approvalRule(state, call) !== undefined))
-    return of({ kind: 'act', calls, invalidArguments });
+    return { kind: 'act', calls, invalidArguments };
   return approvalRequired(state, calls, invalidArguments).pipe(
     map((ids): Step => {
       if (ids.length === 0) return { kind: 'act', calls, invalidArguments };

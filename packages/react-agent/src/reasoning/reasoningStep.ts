@@ -7,7 +7,7 @@ import {
   type PostReasoningEvent,
   type PreReasoningEvent,
 } from '@rxagent/core';
-import { Observable } from 'rxjs';
+import { isObservable, Observable } from 'rxjs';
 import type { ContextSettings } from '../loop/contextOptions.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -35,8 +35,9 @@ export interface ReasoningOutcome {
  * (compressing memory, or failing with `ContextWindowError` before anything is sent); then
  * preReasoning hooks shape the request (for this request only), the model streams the
  * reply, postReasoning hooks may change it. Cold; emits one outcome — or, given `then`,
- * goes on with `then(outcome)` as its last phase (its values become the step's), so the
- * caller's next step needs no Observable around this one. Nothing else is stored here
+ * emits `then(outcome)`, or goes on with it as its last phase when it is an Observable (its
+ * values become the step's), so the caller's next step needs no Observable around this
+ * one. Nothing else is stored here
  * except a partial reply when the stream is cut.
  *
  * The phases run one after another in one `new Observable` (see `Phases`): a parked
@@ -49,12 +50,12 @@ export function reasoningStep(
 export function reasoningStep<R>(
   state: ReActCallState,
   setup: ReasoningSetup,
-  then: (outcome: ReasoningOutcome) => Observable<R>,
+  then: (outcome: ReasoningOutcome) => R | Observable<R>,
 ): Observable<R>;
 export function reasoningStep<R>(
   state: ReActCallState,
   setup: ReasoningSetup,
-  then?: (outcome: ReasoningOutcome) => Observable<R>,
+  then?: (outcome: ReasoningOutcome) => R | Observable<R>,
 ): Observable<R | ReasoningOutcome> {
   return new Observable<R | ReasoningOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
@@ -72,8 +73,9 @@ export function reasoningStep<R>(
       );
       phases.afterHooks(context, event, (final) => {
         const outcome = { reply: final.reply, stopRequested: stop.stopped };
-        if (then === undefined) phases.finish(outcome);
-        else phases.forward(then(outcome));
+        const next = then === undefined ? outcome : then(outcome);
+        if (isObservable(next)) phases.forward(next);
+        else phases.finish(next);
       });
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);

@@ -1,5 +1,6 @@
 import {
   type ChatModel,
+  type ChatRequest,
   type Formatter,
   type ModelOptions,
   type Msg,
@@ -12,7 +13,7 @@ import type { ContextSettings } from '../loop/contextOptions.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
-import { type StreamedReply, streamReply } from './streamReply.js';
+import { type ReplySink, type StreamedReply, startStreamReply } from './streamReply.js';
 
 /** How a reasoning step is set up by its agent. */
 export interface ReasoningSetup {
@@ -60,11 +61,16 @@ export function reasoningStep<R>(
   return new Observable<R | ReasoningOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
-    const request = (event: PreReasoningEvent): void =>
-      phases.after(
-        streamReply(state, setup.model, toRequest(event, state.agentName, setup)),
-        review,
-      );
+    // The model request is a phase of this Observable, not one more Observable inside it.
+    const sink: ReplySink = {
+      next: (streamed) => phases.run(review, streamed),
+      error: (error: unknown) => phases.fail(error),
+      complete: () => undefined,
+    };
+    const request = (event: PreReasoningEvent): void => {
+      const wire = toRequest(event, state.agentName, setup, context.signal);
+      phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
+    };
     const review = ({ reply, info }: StreamedReply): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
@@ -102,14 +108,21 @@ function preReasoningEvent(state: ReActCallState, setup: ReasoningSetup): PreRea
   };
 }
 
-function toRequest(event: PreReasoningEvent, selfName: string, setup: ReasoningSetup) {
+/** The model request of the preReasoning event as hooks left it, on the call's `signal`. */
+function toRequest(
+  event: PreReasoningEvent,
+  selfName: string,
+  setup: ReasoningSetup,
+  signal: AbortSignal,
+): ChatRequest {
   const messages = setup.formatter(event.messages, { systemPrompt: event.systemPrompt, selfName });
-  if (event.tools.length === 0) return { messages, options: event.options };
+  if (event.tools.length === 0) return { messages, options: event.options, signal };
   return {
     messages,
     options: event.options,
     tools: event.tools,
     ...(event.toolChoice !== undefined && { toolChoice: event.toolChoice }),
     ...(setup.parallelToolCalls !== undefined && { parallelToolCalls: setup.parallelToolCalls }),
+    signal,
   };
 }

@@ -128,11 +128,10 @@ function receiveReply(
 }
 
 /** Only what hooks report (not the text or tool calls, which the reply holds). */
-function responseInfo(response: ChatResponse): ModelResponseInfo {
-  return {
-    ...(response.usage !== undefined && { usage: response.usage }),
-    ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
-  };
+function responseInfo({ usage, finishReason }: ChatResponse): ModelResponseInfo {
+  // Built directly rather than from conditional spreads: this runs once per model request.
+  if (usage === undefined) return finishReason === undefined ? {} : { finishReason };
+  return finishReason === undefined ? { usage } : { usage, finishReason };
 }
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */

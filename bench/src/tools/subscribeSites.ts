@@ -16,7 +16,11 @@ const sites = new Map<string, number>();
 proto.subscribe = function (this: unknown, ...args: unknown[]) {
   const frames = (new Error().stack ?? '').split('\n').slice(2);
   const own = frames.find((frame) => /@rxagent|\/packages\//.test(frame)) ?? '(outside rxagent)';
-  const site = own.trim().replace(/^at /, '').replace(/\(?\S*@rxagent\//, '').replace(/\)$/, '');
+  const site = own
+    .trim()
+    .replace(/^at /, '')
+    .replace(/\(?\S*@rxagent\//, '')
+    .replace(/\)$/, '');
   sites.set(site, (sites.get(site) ?? 0) + 1);
   return subscribe.apply(this, args);
 };

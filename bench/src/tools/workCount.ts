@@ -3,11 +3,13 @@
  * subscriptions and bytes allocated per in-process conversation, which unlike timings do
  * not move with the machine's load. Usage:
  * `node --import tsx --import ./src/build/register.mjs src/tools/workCount.ts <buildDir> [conversations] [--by-function[=N]]`;
+ * `--turn-hook` gives the agent one no-op hook on the turn events (not the chunk ones).
  * `--by-function` also prints the N (default 30) frames allocating the most bytes per
  * conversation (the sampling profile's self size by function and source line), and with
  * `--stacks` the 3 callers above each of them.
  */
 import { Session } from 'node:inspector/promises';
+import type { Hook } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { handLoopInProcess } from '../contenders/inProcess.js';
 import { buildConversation, loadBuild } from '../lib/loadBuild.js';
@@ -22,7 +24,16 @@ const [dir, countArg = '400'] = args.filter((arg) => !arg.startsWith('--'));
 if (!dir) throw new Error('usage: workCount.ts <buildDir>|hand [conversations]');
 // `hand` counts the hand-written loop (on the bench's own build) for reference.
 const hand = dir === 'hand' ? handLoopInProcess() : undefined;
-const conversation = hand ? () => hand.run(USER_PROMPT) : buildConversation(await loadBuild(dir));
+// --turn-hook: one synchronous no-op hook on the turn events (not the chunk ones).
+const turnHook: Hook = {
+  name: 'noop',
+  onEvent: () => undefined,
+  events: ['preCall', 'postCall', 'preReasoning', 'postReasoning', 'preActing', 'postActing'],
+};
+const hooks = args.includes('--turn-hook') ? [turnHook] : [];
+const conversation = hand
+  ? () => hand.run(USER_PROMPT)
+  : buildConversation(await loadBuild(dir), undefined, hooks);
 const run = async () => {
   if ((await conversation()) !== FINAL_ANSWER) throw new Error('wrong answer');
 };

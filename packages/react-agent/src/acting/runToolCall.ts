@@ -4,6 +4,7 @@ import {
   type JsonValue,
   Phases,
   type PostActingEvent,
+  type PreActingEvent,
   type ToolEvent,
   type ToolResultBlock,
   type ToolResultKind,
@@ -59,10 +60,11 @@ export function runToolCall(
   return new Observable<ToolCallOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
-    // Made only when a preActing event is heard: nobody else can deny the call.
-    let deny: DenySwitch | undefined;
-    const execute = (toolCall: ToolUseBlock): void => {
-      if (deny?.reason !== undefined) {
+    const deny = new DenySwitch();
+    const execute = (event: PreActingEvent): void => {
+      const toolCall =
+        event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
+      if (deny.reason !== undefined) {
         postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
         return;
       }
@@ -86,56 +88,49 @@ export function runToolCall(
       result: ToolResultBlock,
       kind: ToolResultKind | undefined,
     ): void => {
-      if (!context.listens('postActing')) {
-        // No event to build: nobody could change the result or stop.
-        try {
-          phases.finish(outcome(state, toolCall, result, undefined, false, kind));
-        } catch (error) {
-          phases.fail(error);
-        }
-        return;
-      }
       const stop = new StopSwitch();
-      const event = stop.attach<PostActingEvent>({
-        type: 'postActing',
-        agent: context.agent,
-        toolCall,
-        result,
-        ...(kind !== undefined && { resultKind: kind }),
-      });
+      const event = stop.attach<PostActingEvent>(
+        {
+          type: 'postActing',
+          agent: context.agent,
+          toolCall,
+          result,
+          ...(kind !== undefined && { resultKind: kind }),
+        },
+        context.listens('postActing'),
+      );
       phases.afterHooks(context, event, (final) =>
-        phases.finish(
-          outcome(state, final.toolCall, final.result, final.metadata, stop.stopped, kind),
-        ),
+        phases.finish(outcome(state, final, stop.stopped, kind)),
       );
     };
     const refused = setup.denied?.get(call.id);
     if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
-    else if (!context.listens('preActing')) phases.run(execute, call);
-    else {
-      deny = new DenySwitch();
-      const event = deny.attach({ type: 'preActing', agent: context.agent, toolCall: call });
-      phases.afterHooks(context, event, ({ toolCall }) =>
-        execute(toolCall.id === call.id ? toolCall : { ...toolCall, id: call.id }),
+    else
+      phases.afterHooks(
+        context,
+        deny.attach(
+          { type: 'preActing', agent: context.agent, toolCall: call },
+          context.listens('preActing'),
+        ),
+        execute,
       );
-    }
     return phases.subscription;
   });
 }
 
-/** The stored form of a postActing event's result as hooks left it: its id kept, its text cut. */
+/** The stored form of a postActing event as hooks left it: its id kept, its text cut. */
 function outcome(
   state: ReActCallState,
-  toolCall: ToolUseBlock,
-  finalResult: ToolResultBlock,
-  hookMetadata: JsonObject | undefined,
+  event: PostActingEvent,
   stopRequested: boolean,
   kind: ToolResultKind | undefined,
 ): ToolCallOutcome {
-  const result = finalResult.id === toolCall.id ? finalResult : { ...finalResult, id: toolCall.id };
+  const { toolCall } = event;
+  const result =
+    event.result.id === toolCall.id ? event.result : { ...event.result, id: toolCall.id };
   const cut = truncateResult(result, state.toolkit.resultLimit(toolCall.name));
   const metadata =
-    cut.truncated === undefined ? hookMetadata : { ...hookMetadata, truncated: cut.truncated };
+    cut.truncated === undefined ? event.metadata : { ...event.metadata, truncated: cut.truncated };
   return {
     result: cut.result,
     stopRequested,

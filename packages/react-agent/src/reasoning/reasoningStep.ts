@@ -71,27 +71,18 @@ export function reasoningStep<R>(
       const wire = toRequest(event, state.agentName, setup, context.signal);
       phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
     };
-    const decide = (outcome: ReasoningOutcome): void => {
-      const next = then === undefined ? outcome : then(outcome);
-      if (isObservable(next)) phases.forward(next);
-      else phases.finish(next);
-    };
     const review = ({ reply, info }: StreamedReply): void => {
-      // No event to build when nobody hears it: nobody could change the reply or stop.
-      if (!context.listens('postReasoning')) {
-        decide({ reply, stopRequested: false });
-        return;
-      }
       const stop = new StopSwitch();
-      const event = stop.attach<PostReasoningEvent>({
-        type: 'postReasoning',
-        agent: context.agent,
-        reply,
-        ...info,
-      });
-      phases.afterHooks(context, event, (final) =>
-        decide({ reply: final.reply, stopRequested: stop.stopped }),
+      const event = stop.attach<PostReasoningEvent>(
+        { type: 'postReasoning', agent: context.agent, reply, ...info },
+        context.listens('postReasoning'),
       );
+      phases.afterHooks(context, event, (final) => {
+        const outcome = { reply: final.reply, stopRequested: stop.stopped };
+        const next = then === undefined ? outcome : then(outcome);
+        if (isObservable(next)) phases.forward(next);
+        else phases.finish(next);
+      });
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;

@@ -46,6 +46,8 @@ export class Phases<R> {
   readonly subscription = new Subscription();
   readonly #subscriber: Subscriber<R>;
   #settled = false;
+  #failFn: ((error: unknown) => void) | undefined;
+  #endFn: (() => void) | undefined;
 
   constructor(subscriber: Subscriber<R>) {
     this.#subscriber = subscriber;
@@ -64,8 +66,8 @@ export class Phases<R> {
   after<T>(
     source: Observable<T>,
     then: (value: T) => void,
-    onError?: (error: unknown) => void,
-    onEmpty?: () => void,
+    onError: (error: unknown) => void = this.#failer(),
+    onEmpty: () => void = this.#ender(),
   ): void {
     // Added to the container, not kept in a variable: a synchronous source runs the next
     // phase before its own subscribe() returns, and a closed subscription is not added.
@@ -81,23 +83,24 @@ export class Phases<R> {
     room: HookRoom,
     event: E,
     then: (event: E) => void,
-    onError?: (error: unknown) => void,
+    onError: (error: unknown) => void = this.#failer(),
   ): void {
     if (!room.listens(event.type)) this.run(then, event, onError);
     else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
-    else {
-      const fail = onError ?? ((error: unknown) => this.fail(error));
-      room.dispatch(event, (final) => this.run(then, final, fail), fail, this.subscription);
-    }
+    else
+      room.dispatch(event, (final) => this.run(then, final, onError), onError, this.subscription);
   }
 
   /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */
-  run<T>(then: (value: T) => void, value: T, onError?: (error: unknown) => void): void {
+  run<T>(
+    then: (value: T) => void,
+    value: T,
+    onError: (error: unknown) => void = this.#failer(),
+  ): void {
     try {
       then(value);
     } catch (error) {
-      if (onError === undefined) this.fail(error);
-      else onError(error);
+      onError(error);
     }
   }
 
@@ -130,12 +133,23 @@ export class Phases<R> {
   unsubscribe(): void {
     this.subscription.unsubscribe();
   }
+
+  /** `fail` as a function (the default `onError`), made once per Phases, not per phase. */
+  #failer(): (error: unknown) => void {
+    this.#failFn ??= (error) => this.fail(error);
+    return this.#failFn;
+  }
+
+  /** `end` as a function (the default `onEmpty`), made once per Phases. */
+  #ender(): () => void {
+    this.#endFn ??= () => this.end();
+    return this.#endFn;
+  }
 }
 
 /**
  * The observer of one `after` phase: an object whose methods rxjs calls on it, rather than
- * three closures (and their context) per phase. A missing `onError` / `onEmpty` is the
- * default (`fail` / `end`), so no default closure is made per phase either.
+ * three closures (and their context) per phase.
  */
 class PhaseObserver<T> implements Observer<T> {
   // Not a #private field: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
@@ -144,8 +158,8 @@ class PhaseObserver<T> implements Observer<T> {
   constructor(
     private readonly phases: Phases<unknown>,
     private readonly then: (value: T) => void,
-    private readonly onError: ((error: unknown) => void) | undefined,
-    private readonly onEmpty: (() => void) | undefined,
+    private readonly onError: (error: unknown) => void,
+    private readonly onEmpty: () => void,
   ) {}
 
   next(value: T): void {
@@ -155,14 +169,12 @@ class PhaseObserver<T> implements Observer<T> {
   }
 
   error(error: unknown): void {
-    if (this.onError === undefined) this.phases.fail(error);
-    else this.onError(error);
+    this.onError(error);
   }
 
   complete(): void {
     if (this.emitted) return;
-    if (this.onEmpty === undefined) this.phases.end();
-    else this.onEmpty();
+    this.onEmpty();
   }
 }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ChatModel } from '@rxagent/core';
+import type { ChatModel, Hook } from '@rxagent/core';
 import { lastValueFrom } from 'rxjs';
 import {
   CALLS_PER_RUN,
@@ -32,13 +32,14 @@ export async function loadBuild(dir: string): Promise<Build> {
 }
 
 /**
- * The scenario's conversation on `build`: each run a fresh ReActAgent, sharing one toolkit,
- * on the model `model()` gives (default: a scripted model playing the scenario), resolving
- * with the final answer's text.
+ * The scenario's conversation on `build`: each run a fresh ReActAgent (with `hooks`), sharing
+ * one toolkit, on the model `model()` gives (default: a scripted model playing the scenario),
+ * resolving with the final answer's text.
  */
 export function buildConversation(
   build: Build,
   model: () => ChatModel = () => scriptedModel(build),
+  hooks: readonly Hook[] = [],
 ): () => Promise<string> {
   const { core, react } = build;
   const toolkit = new core.Toolkit(
@@ -52,6 +53,7 @@ export function buildConversation(
       sysPrompt: SYSTEM_PROMPT,
       model: model(),
       toolkit,
+      ...(hooks.length > 0 && { hooks }),
     });
     const answer = await lastValueFrom(agent.call(core.userMsg(USER_PROMPT)));
     const block = answer.content[0];

@@ -2,13 +2,26 @@
  * Profiling entry (not part of `pnpm bench`): runs the in-process conversation in a loop
  * and profiles the measured runs (after warm-up) with the inspector.
  * Usage: `node --conditions=@rxagent/source --import tsx src/tools/profileInProcess.ts rxagent 5000 out.cpuprofile`
+ * (`rxagent`, `hand`, or `turn-hook`: rxagent with one no-op hook on the turn events, not
+ * the chunk ones, as the chunkFreeHook suite runs it).
  */
-import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import type { Hook } from '@rxagent/core';
+import { handLoopInProcess, rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import { CpuProfile } from '../lib/cpuProfile.js';
 import { USER_PROMPT } from '../scenario/conversation.js';
 
 const [which = 'rxagent', runs = '3000', out] = process.argv.slice(2);
-const contender = which === 'rxagent' ? rxagentInProcess() : handLoopInProcess();
+const turnHook: Hook = {
+  name: 'noop',
+  onEvent: () => undefined,
+  events: ['preCall', 'postCall', 'preReasoning', 'postReasoning', 'preActing', 'postActing'],
+};
+const contender =
+  which === 'rxagent'
+    ? rxagentInProcess()
+    : which === 'turn-hook'
+      ? rxagentInProcess(scriptedModel, () => ({ hooks: [turnHook] }), 'rxagent + turn hook')
+      : handLoopInProcess();
 for (let i = 0; i < 500; i++) await contender.run(USER_PROMPT);
 const profiler = new CpuProfile(out !== undefined);
 await profiler.start();

@@ -7,7 +7,6 @@ import {
   type JsonObject,
   type Memory,
   type Msg,
-  Phases,
   StoreOnceMemory,
   Toolkit,
   type ToolUseBlock,
@@ -195,17 +194,16 @@ export class ReActAgent extends AgentBase {
 
   /** Runs one step, after an interrupt checkpoint (errors like `checkInterrupted()`). */
   #next(step: RunnableStep, state: ReActCallState): Observable<Step> {
-    return defer(() => {
-      if (this.interruptRequested) return this.checkInterrupted();
-      switch (step.kind) {
-        case 'reason':
-          return this.#reason(state);
-        case 'act':
-          return this.#act(step.calls, step.invalidArguments, state, step.decisions);
-        case 'summary':
-          return this.#summarize(state, step.reason ?? 'max_iterations');
-      }
-    });
+    // No defer: the loop calls this when it subscribes, and turns a throw into the step's error.
+    if (this.interruptRequested) return this.checkInterrupted();
+    switch (step.kind) {
+      case 'reason':
+        return this.#reason(state);
+      case 'act':
+        return this.#act(step.calls, step.invalidArguments, state, step.decisions);
+      case 'summary':
+        return this.#summarize(state, step.reason ?? 'max_iterations');
+    }
   }
 
   #summarize(state: ReActCallState, reason: 'max_iterations' | 'tool_failures'): Observable<Step> {
@@ -220,33 +218,27 @@ export class ReActAgent extends AgentBase {
     if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
     state.iterations++;
     state.stats.modelCalls++;
-    return new Observable<Step>((subscriber) => {
-      const phases = new Phases(subscriber);
-      phases.after(reasoningStep(state, this.#setup), (outcome) =>
-        phases.forward(this.#afterReasoning(outcome, state)),
-      );
-      return phases.subscription;
-    });
+    return reasoningStep(state, this.#setup, (outcome) => this.#afterReasoning(outcome, state));
   }
 
-  /** The step after a model reply: act on its tool calls, or decide about a final answer. */
+  /** The step after a model reply (decided at once, or later): act on its calls, or decide about a final answer. */
   #afterReasoning(
     { reply, stopRequested }: ReasoningOutcome,
     state: ReActCallState,
-  ): Observable<Step> {
+  ): Step | Observable<Step> {
     const { transcript } = state;
     const calls = toolUses(reply);
     if (calls.length === 0) {
-      if (stopRequested) return of(this.#store(state, reply, 'stop'));
+      if (stopRequested) return this.#store(state, reply, 'stop');
       return this.onFinalAnswer(reply, state).pipe(
         map((decision) => this.#decide(decision, reply, state)),
       );
     }
     transcript.add(reply);
-    if (stopRequested) return of({ kind: 'final', reply, reason: 'tool_calls_stopped' });
+    if (stopRequested) return { kind: 'final', reply, reason: 'tool_calls_stopped' };
     if (state.iterations >= state.maxIters) {
       closeOverBudget(state, calls);
-      return of({ kind: 'summary' });
+      return { kind: 'summary' };
     }
     const invalid = (reply.metadata['invalidToolArguments'] as JsonObject | undefined) ?? {};
     return approvalStep(state, reply, calls, invalid);
@@ -260,18 +252,16 @@ export class ReActAgent extends AgentBase {
     decisions: Decisions | undefined,
   ): Observable<Step> {
     const setup = { concurrency: this.#concurrency, dedupe: this.#dedupe, invalidArguments };
-    return decidedActing(state, calls, setup, decisions).pipe(
-      map(({ results, stopRequested }): Step => {
-        const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
-        if (handoff) return handoff;
-        const finished = this.onActingComplete(results, state);
-        if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
-        const last = results[results.length - 1];
-        if (stopRequested && last) return { kind: 'final', reply: last, reason: 'acting_stopped' };
-        if (recordToolFailures(state, results)) return { kind: 'summary', reason: 'tool_failures' };
-        return { kind: 'reason' };
-      }),
-    );
+    return decidedActing(state, calls, setup, decisions, ({ results, stopRequested }): Step => {
+      const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
+      if (handoff) return handoff;
+      const finished = this.onActingComplete(results, state);
+      if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
+      const last = results[results.length - 1];
+      if (stopRequested && last) return { kind: 'final', reply: last, reason: 'acting_stopped' };
+      if (recordToolFailures(state, results)) return { kind: 'summary', reason: 'tool_failures' };
+      return { kind: 'reason' };
+    });
   }
 
   #decide(decision: FinalAnswerDecision, draft: Msg, state: ReActCallState): Step {

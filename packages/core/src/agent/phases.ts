@@ -1,4 +1,4 @@
-import { type Observable, type Subscriber, Subscription } from 'rxjs';
+import { type Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -46,6 +46,8 @@ export class Phases<R> {
   readonly subscription = new Subscription();
   readonly #subscriber: Subscriber<R>;
   #settled = false;
+  #failFn: ((error: unknown) => void) | undefined;
+  #endFn: (() => void) | undefined;
 
   constructor(subscriber: Subscriber<R>) {
     this.#subscriber = subscriber;
@@ -64,25 +66,12 @@ export class Phases<R> {
   after<T>(
     source: Observable<T>,
     then: (value: T) => void,
-    onError: (error: unknown) => void = (error) => this.fail(error),
-    onEmpty: () => void = () => this.end(),
+    onError: (error: unknown) => void = this.#failer(),
+    onEmpty: () => void = this.#ender(),
   ): void {
-    let emitted = false;
     // Added to the container, not kept in a variable: a synchronous source runs the next
     // phase before its own subscribe() returns, and a closed subscription is not added.
-    this.subscription.add(
-      source.subscribe({
-        next: (value) => {
-          if (emitted) return;
-          emitted = true;
-          this.run(then, value, onError);
-        },
-        error: onError,
-        complete: () => {
-          if (!emitted) onEmpty();
-        },
-      }),
-    );
+    this.subscription.add(source.subscribe(new PhaseObserver(this, then, onError, onEmpty)));
   }
 
   /**
@@ -94,7 +83,7 @@ export class Phases<R> {
     room: HookRoom,
     event: E,
     then: (event: E) => void,
-    onError: (error: unknown) => void = (error) => this.fail(error),
+    onError: (error: unknown) => void = this.#failer(),
   ): void {
     if (!room.listens(event.type)) this.run(then, event, onError);
     else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
@@ -106,7 +95,7 @@ export class Phases<R> {
   run<T>(
     then: (value: T) => void,
     value: T,
-    onError: (error: unknown) => void = (error) => this.fail(error),
+    onError: (error: unknown) => void = this.#failer(),
   ): void {
     try {
       then(value);
@@ -118,13 +107,7 @@ export class Phases<R> {
   /** The last phase: the values, error and completion of `source` become this Observable's. */
   forward(source: Observable<R>): void {
     // An observer, not the subscriber itself: rxjs would adopt a Subscriber as the source's own.
-    this.subscription.add(
-      source.subscribe({
-        next: (value) => this.#subscriber.next(value),
-        error: (error: unknown) => this.fail(error),
-        complete: () => this.end(),
-      }),
-    );
+    this.subscription.add(source.subscribe(new ForwardObserver(this, this.#subscriber)));
   }
 
   /** Emits `value` and completes. */
@@ -149,5 +132,68 @@ export class Phases<R> {
   /** Unsubscribes the phases in flight. */
   unsubscribe(): void {
     this.subscription.unsubscribe();
+  }
+
+  /** `fail` as a function (the default `onError`), made once per Phases, not per phase. */
+  #failer(): (error: unknown) => void {
+    this.#failFn ??= (error) => this.fail(error);
+    return this.#failFn;
+  }
+
+  /** `end` as a function (the default `onEmpty`), made once per Phases. */
+  #ender(): () => void {
+    this.#endFn ??= () => this.end();
+    return this.#endFn;
+  }
+}
+
+/**
+ * The observer of one `after` phase: an object whose methods rxjs calls on it, rather than
+ * three closures (and their context) per phase.
+ */
+class PhaseObserver<T> implements Observer<T> {
+  // Not a #private field: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private emitted = false;
+
+  constructor(
+    private readonly phases: Phases<unknown>,
+    private readonly then: (value: T) => void,
+    private readonly onError: (error: unknown) => void,
+    private readonly onEmpty: () => void,
+  ) {}
+
+  next(value: T): void {
+    if (this.emitted) return;
+    this.emitted = true;
+    this.phases.run(this.then, value, this.onError);
+  }
+
+  error(error: unknown): void {
+    this.onError(error);
+  }
+
+  complete(): void {
+    if (this.emitted) return;
+    this.onEmpty();
+  }
+}
+
+/** The observer of the `forward` phase: values to the subscriber, the end to the phases. */
+class ForwardObserver<R> implements Observer<R> {
+  constructor(
+    private readonly phases: Phases<R>,
+    private readonly subscriber: Subscriber<R>,
+  ) {}
+
+  next(value: R): void {
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.phases.fail(error);
+  }
+
+  complete(): void {
+    this.phases.end();
   }
 }

@@ -24,6 +24,9 @@ const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
   error: true,
 };
 
+/** What `forType` and `merged` answer when neither registry holds a hook. */
+const NO_HOOKS: readonly Hook[] = Object.freeze([]);
+
 /** One sequence across all registries, so equal priorities keep registration order even across agent and system hooks. */
 let nextSeq = 0;
 
@@ -96,11 +99,14 @@ export class HookRegistry {
 
   /** This registry's hooks and `other`'s, in dispatch order. */
   merged(other: HookRegistry): readonly Hook[] {
+    if (this.#entries.length === 0 && other.#entries.length === 0) return NO_HOOKS;
     return this.#merged(other).hooks;
   }
 
   /** The hooks of `merged(other)` that want events of `type`, in dispatch order. */
   forType(other: HookRegistry, type: HookEventType): readonly Hook[] {
+    // The common case, an agent without hooks: no merged list, no cache per event type.
+    if (this.#entries.length === 0 && other.#entries.length === 0) return NO_HOOKS;
     const merged = this.#merged(other);
     let hooks = merged.byType.get(type);
     if (hooks === undefined) {

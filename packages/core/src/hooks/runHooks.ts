@@ -40,8 +40,41 @@ export function dispatchHooks<E extends HookEvent>(
   fail: (error: unknown) => void,
   live: Subscription,
 ): void {
+  // Synchronous hooks (the usual case) run in this loop, with no closure per dispatch; the
+  // first hook that returns a Promise or an Observable hands the rest to `continueAfter`.
   let current = event;
-  let index = 0;
+  try {
+    for (let index = 0; index < hooks.length; index++) {
+      const hook = hooks[index]!;
+      const result = hook.onEvent(current);
+      if (result === undefined || result === null) continue;
+      if (isObservable(result) || isPromiseLike(result)) {
+        continueAfter(hooks, index + 1, current, result, done, fail, live);
+        return;
+      }
+      current = checkedReplacement(current, result, hook);
+    }
+    done(current);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/**
+ * The rest of a `dispatchHooks` once hook `next - 1` returned `pending`: waits for it, then
+ * runs hooks `next`… the same way (waiting for each asynchronous one in turn).
+ */
+function continueAfter<E extends HookEvent>(
+  hooks: readonly Hook[],
+  next: number,
+  event: E,
+  pending: PromiseLike<unknown> | Observable<unknown>,
+  done: (event: E) => void,
+  fail: (error: unknown) => void,
+  live: Subscription,
+): void {
+  let current = event;
+  let index = next;
 
   const step = (): void => {
     while (index < hooks.length) {
@@ -85,11 +118,7 @@ export function dispatchHooks<E extends HookEvent>(
     );
   };
 
-  try {
-    step();
-  } catch (error) {
-    fail(error);
-  }
+  waitFor(pending);
 }
 
 function checkedReplacement<E extends HookEvent>(

@@ -26,13 +26,16 @@ export class InMemoryMemory implements Memory {
    * added again: a hub broadcast and a pipeline input may deliver the same Msg.
    */
   add(msgs: Msg | readonly Msg[]): void {
+    if (!Array.isArray(msgs)) this.#addOne(msgs as Msg);
     // A loop, not push(...msgs): spreading a very long array overflows the call stack.
-    for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
-      if (this.#ids.has(msg.id)) continue;
-      this.#ids.add(msg.id);
-      this.#msgs.push(msg);
-    }
+    else for (const msg of msgs as readonly Msg[]) this.#addOne(msg);
     this.#view = undefined;
+  }
+
+  #addOne(msg: Msg): void {
+    if (this.#ids.has(msg.id)) return;
+    this.#ids.add(msg.id);
+    this.#msgs.push(msg);
   }
 
   /** The stored messages, oldest first: a frozen array, the same one until memory changes. */

@@ -26,6 +26,15 @@ export class StoreOnceMemory implements Memory {
   /** Appends the messages whose ids are not stored yet (nor repeated earlier in `msgs`), in order. */
   add(msgs: Msg | readonly Msg[]): void {
     this.#sync();
+    if (!Array.isArray(msgs)) {
+      // One Msg (most adds): no list to build around it.
+      const msg = msgs as Msg;
+      if (this.#ids.has(msg.id)) return;
+      this.#ids.add(msg.id);
+      this.inner.add(msg);
+      this.#seenSize = this.inner.size;
+      return;
+    }
     const fresh: Msg[] = [];
     for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
       if (this.#ids.has(msg.id)) continue;

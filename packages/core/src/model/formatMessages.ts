@@ -145,7 +145,10 @@ function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): Ass
 }
 
 function joinText(blocks: readonly ContentBlock[]): string {
-  const texts: string[] = [];
-  for (const block of blocks) if (block.type === 'text') texts.push(block.text);
-  return texts.join('\n');
+  // No array per message: most messages hold one text block, which is then used as it is.
+  let text: string | undefined;
+  for (const block of blocks) {
+    if (block.type === 'text') text = text === undefined ? block.text : `${text}\n${block.text}`;
+  }
+  return text ?? '';
 }

@@ -1,21 +1,11 @@
-import {
-  concat,
-  concatMap,
-  defer,
-  EMPTY,
-  from,
-  ignoreElements,
-  type MonoTypeOperatorFunction,
-  map,
-  Observable,
-  of,
-  throwError,
-  timer,
-} from 'rxjs';
+import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { ModelError, ScriptExhaustedError } from '../errors.js';
 import type { ChatChunk, ChatModel, ChatRequest } from '../model/chatModel.js';
+import { playTurn } from './playTurn.js';
 import { resolveReply, type ScriptedReply, scriptExhaustedMessage } from './script.js';
-import { planTurn, type TurnPlan } from './turnPlan.js';
+import { snapshotRequest } from './snapshotRequest.js';
+import { abortError } from './turnErrors.js';
+import { planTurn } from './turnPlan.js';
 import { validateChatRequest } from './validateChatRequest.js';
 import { toWireRequest } from './wireRequest.js';
 
@@ -82,23 +72,23 @@ export class ScriptedChatModel implements ChatModel {
    * aborts. Unsubscribing cancels pending delays.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
-    return defer(() => this.#answer(request));
+    return new Observable<ChatChunk>((subscriber) => this.#answer(request, subscriber));
   }
 
-  #answer(request: ChatRequest): Observable<ChatChunk> {
-    if (request.signal?.aborted) return throwError(() => abortError(request.signal));
-    this.#requests.push(snapshot(request));
+  #answer(request: ChatRequest, subscriber: Subscriber<ChatChunk>): TeardownLogic {
+    const { signal } = request;
+    if (signal?.aborted) return subscriber.error(abortError(signal));
+    this.#requests.push(snapshotRequest(request));
     const number = this.#requests.length;
     const problem = this.#strict
       ? validateChatRequest(toWireRequest(request, this.modelName))
       : undefined;
     if (problem) {
-      return throwError(
-        () =>
-          new ModelError(`ScriptedChatModel rejected request #${number}: ${problem}`, {
-            status: 400,
-            retryable: false,
-          }),
+      return subscriber.error(
+        new ModelError(`ScriptedChatModel rejected request #${number}: ${problem}`, {
+          status: 400,
+          retryable: false,
+        }),
       );
     }
     const reply = this.#script.shift();
@@ -109,78 +99,10 @@ export class ScriptedChatModel implements ChatModel {
         this.#scripted,
         request.messages,
       );
-      return throwError(() => new ScriptExhaustedError(message));
+      return subscriber.error(new ScriptExhaustedError(message));
     }
     const turn = resolveReply(reply, request, this.#answered++);
     const plan = planTurn(turn, request.messages, () => `call_${++this.#callIds}`);
-    const chunks$ = this.#play(plan);
-    return request.signal ? chunks$.pipe(abortOn(request.signal)) : chunks$;
+    return playTurn(plan, subscriber, signal);
   }
-
-  #play(plan: TurnPlan): Observable<ChatChunk> {
-    const chunks = toChatChunks(plan);
-    const { error, delayMs, chunkDelayMs } = plan;
-    const played = error ? chunks.slice(0, error.afterChunks ?? 0) : chunks;
-    return concat(
-      delayMs > 0 ? timer(delayMs).pipe(ignoreElements()) : EMPTY,
-      from(played).pipe(
-        concatMap((chunk, index) =>
-          index > 0 && chunkDelayMs > 0 ? timer(chunkDelayMs).pipe(map(() => chunk)) : of(chunk),
-        ),
-      ),
-      error ? throwError(() => scriptedError(error.status, error.message)) : EMPTY,
-    );
-  }
-}
-
-function toChatChunks(plan: TurnPlan): ChatChunk[] {
-  const chunks: ChatChunk[] = [
-    ...plan.thinking.map((thinking) => ({ thinking })),
-    ...plan.text.map((text) => ({ text })),
-  ];
-  plan.toolCalls.forEach((call, index) => {
-    chunks.push({ toolCalls: [{ index, id: call.id, name: call.name }] });
-    for (const args of call.fragments) chunks.push({ toolCalls: [{ index, arguments: args }] });
-  });
-  chunks.push({ usage: plan.usage, finishReason: plan.finishReason });
-  return chunks;
-}
-
-function scriptedError(status: number | undefined, message: string | undefined): ModelError {
-  const retryable = status === undefined || status === 429 || status >= 500;
-  const text =
-    message ??
-    (status === undefined ? 'connection reset (scripted)' : `scripted HTTP ${status} error`);
-  return new ModelError(`ScriptedChatModel: ${text}`, {
-    ...(status !== undefined && { status }),
-    retryable,
-  });
-}
-
-function snapshot(request: ChatRequest): ChatRequest {
-  const { signal, ...data } = request;
-  return { ...structuredClone(data), ...(signal && { signal }) };
-}
-
-function abortError(signal: AbortSignal | undefined): Error {
-  const error = new Error('ScriptedChatModel request was aborted.', { cause: signal?.reason });
-  error.name = 'AbortError';
-  return error;
-}
-
-function abortOn<T>(signal: AbortSignal): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const onAbort = () => subscriber.error(abortError(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      const subscription = source.subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        signal.removeEventListener('abort', onAbort);
-        subscription.unsubscribe();
-      };
-    });
 }

@@ -75,7 +75,9 @@ export function splitText(text: string, chunkSize?: number): string[] {
   }
   const words = text.match(/\s*\S+/g);
   if (!words) return [text];
-  const rest = text.slice(words.join('').length);
+  let matched = 0;
+  for (const word of words) matched += word.length;
+  const rest = text.slice(matched);
   if (rest) words[words.length - 1] += rest;
   return words;
 }

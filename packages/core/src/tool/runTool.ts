@@ -1,4 +1,12 @@
-import { from, isObservable, Observable, type ObservableInput, of, Subscription } from 'rxjs';
+import {
+  from,
+  isObservable,
+  Observable,
+  type ObservableInput,
+  type Subscriber,
+  Subscription,
+  type TeardownLogic,
+} from 'rxjs';
 import type { Agent } from '../agent/agent.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
@@ -30,96 +38,145 @@ export interface ToolRun {
  * ends.
  */
 export function runTool(run: ToolRun): Observable<ToolEvent> {
-  return new Observable<ToolEvent>((subscriber) => {
-    const { tool, context } = run;
-    const controller = new LazyAbortController();
-    const inner = new Subscription();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let settled = false;
-    let listening = false;
+  return new Observable<ToolEvent>((subscriber) => startToolRun(run, subscriber));
+}
 
-    const release = (): void => {
-      if (listening) context.signal.removeEventListener('abort', onAbort);
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      inner.unsubscribe();
-    };
-    const settle = (output: ToolOutput, isError: boolean, abort?: { reason: unknown }): void => {
-      if (settled) return;
-      settled = true;
-      release();
-      if (abort !== undefined) controller.abort(abort.reason);
-      const result: ToolResultBlock = {
-        type: 'tool_result',
-        id: run.callId,
-        name: tool.name,
-        output,
-      };
-      subscriber.next({ type: 'result', result: isError ? { ...result, isError: true } : result });
-      subscriber.complete();
-    };
-    const fail = (message: string): void => settle(`Tool "${tool.name}" ${message}`, true);
-    function onAbort(): void {
-      settle(interruptedOutput(tool.name), true, {
-        reason: context.signal.reason,
-      });
-    }
+/** What `runTool(run)` does for `subscriber` once subscribed; returns the teardown. */
+export function startToolRun(run: ToolRun, subscriber: Subscriber<ToolEvent>): TeardownLogic {
+  return new ToolRunEngine(run, subscriber).start();
+}
 
+/**
+ * One tool run. A class rather than a closure per callback: a synchronous tool, the common
+ * case, costs this object and its result, with no Observable around its return value, and
+ * no abort listener or timer (adding and removing a listener costs more than many tools).
+ * It is the abort listener itself (`handleEvent`), so listening makes no function either.
+ */
+class ToolRunEngine {
+  readonly #run: ToolRun;
+  readonly #subscriber: Subscriber<ToolEvent>;
+  readonly #controller = new LazyAbortController();
+  #inner: Subscription | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #settled = false;
+  #listening = false;
+  #hasLast = false;
+  #last: ToolOutput = '';
+
+  constructor(run: ToolRun, subscriber: Subscriber<ToolEvent>) {
+    this.#run = run;
+    this.#subscriber = subscriber;
+  }
+
+  start(): TeardownLogic {
+    const { tool, context } = this.#run;
     if (context.signal.aborted) {
-      onAbort();
+      this.handleEvent();
       return undefined;
     }
-    let hasLast = false;
-    let last: ToolOutput = '';
-    const source = invoke(tool, run.args, new RunContext(context, controller));
-    inner.add(
+    this.#invoke(tool, new RunContext(context, this.#controller));
+    if (this.#settled) return undefined;
+    if (context.signal.aborted) {
+      this.handleEvent();
+      return undefined;
+    }
+    this.#listening = true;
+    context.signal.addEventListener('abort', this, { once: true });
+    const ms = this.#run.timeoutMs;
+    if (ms !== undefined) this.#timer = setTimeout(() => this.#timeout(tool.name, ms), ms);
+    return () => {
+      if (this.#settled) return;
+      this.#settled = true;
+      this.#release();
+      this.#controller.abort(new DOMException('The tool run was unsubscribed.', 'AbortError'));
+    };
+  }
+
+  /** The abort of the caller's signal: an interrupted result. */
+  handleEvent(): void {
+    const { tool, context } = this.#run;
+    this.#settle(interruptedOutput(tool.name), true, { reason: context.signal.reason });
+  }
+
+  #invoke(tool: Tool<never>, context: ToolExecutionContext): void {
+    let value: ToolReturn;
+    try {
+      value = tool.execute(this.#run.args as never, context);
+    } catch (error) {
+      this.#error(error);
+      return;
+    }
+    if (!isObservable(value) && !isPromiseLike(value)) {
+      // What subscribing to of(value) would do, without the Observable.
+      this.#value(value);
+      this.#complete();
+      return;
+    }
+    const source: Observable<unknown> = isObservable(value)
+      ? value
+      : from(value as ObservableInput<unknown>);
+    this.#inner = new Subscription();
+    this.#inner.add(
       source.subscribe({
-        next: (value) => {
-          const output = toToolOutput(value);
-          if (typeof output === 'object' && 'problem' in output) {
-            fail(output.problem);
-            return;
-          }
-          if (hasLast) subscriber.next({ type: 'chunk', output: last });
-          last = output;
-          hasLast = true;
-        },
-        error: (error: unknown) => fail(`failed: ${messageOf(error)}`),
-        complete: () =>
-          hasLast ? settle(last, false) : fail('completed without producing a result.'),
+        next: (item) => this.#value(item),
+        error: (error: unknown) => this.#error(error),
+        complete: () => this.#complete(),
       }),
     );
-    // A tool that answered while subscribed (a synchronous one) needs no listener or timer:
-    // adding and removing an abort listener costs more than many tools themselves.
-    if (settled) return undefined;
-    if (context.signal.aborted) {
-      onAbort();
-      return undefined;
-    }
-    listening = true;
-    context.signal.addEventListener('abort', onAbort, { once: true });
-    if (run.timeoutMs !== undefined) {
-      const ms = run.timeoutMs;
-      timer = setTimeout(() => {
-        const reason = new DOMException(
-          `Tool "${tool.name}" timed out after ${ms} ms.`,
-          'TimeoutError',
-        );
-        settle(
-          `Tool "${tool.name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
-          true,
-          { reason },
-        );
-      }, ms);
-    }
+  }
 
-    return () => {
-      if (settled) return;
-      settled = true;
-      release();
-      controller.abort(new DOMException('The tool run was unsubscribed.', 'AbortError'));
-    };
-  });
+  #value(value: unknown): void {
+    if (this.#settled) return;
+    const output = toToolOutput(value);
+    if (typeof output === 'object' && 'problem' in output) {
+      this.#fail(output.problem);
+      return;
+    }
+    if (this.#hasLast) this.#subscriber.next({ type: 'chunk', output: this.#last });
+    this.#last = output;
+    this.#hasLast = true;
+  }
+
+  #error(error: unknown): void {
+    this.#fail(`failed: ${messageOf(error)}`);
+  }
+
+  #complete(): void {
+    if (this.#hasLast) this.#settle(this.#last, false);
+    else this.#fail('completed without producing a result.');
+  }
+
+  #timeout(name: string, ms: number): void {
+    const reason = new DOMException(`Tool "${name}" timed out after ${ms} ms.`, 'TimeoutError');
+    this.#settle(
+      `Tool "${name}" timed out after ${ms} ms; try a smaller request or a different approach.`,
+      true,
+      { reason },
+    );
+  }
+
+  #fail(message: string): void {
+    this.#settle(`Tool "${this.#run.tool.name}" ${message}`, true);
+  }
+
+  #settle(output: ToolOutput, isError: boolean, abort?: { reason: unknown }): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#release();
+    if (abort !== undefined) this.#controller.abort(abort.reason);
+    const result: ToolResultBlock = isError
+      ? { type: 'tool_result', id: this.#run.callId, name: this.#run.tool.name, output, isError }
+      : { type: 'tool_result', id: this.#run.callId, name: this.#run.tool.name, output };
+    this.#subscriber.next({ type: 'result', result });
+    this.#subscriber.complete();
+  }
+
+  #release(): void {
+    if (this.#listening) this.#run.context.signal.removeEventListener('abort', this);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#inner?.unsubscribe();
+  }
 }
 
 /**
@@ -142,22 +199,6 @@ class RunContext implements ToolExecutionContext {
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
-}
-
-function invoke(
-  tool: Tool<never>,
-  args: unknown,
-  context: ToolExecutionContext,
-): Observable<unknown> {
-  let value: ToolReturn;
-  try {
-    value = tool.execute(args as never, context);
-  } catch (error) {
-    return new Observable((subscriber) => subscriber.error(error));
-  }
-  if (isObservable(value)) return value;
-  if (isPromiseLike(value)) return from(value as ObservableInput<unknown>);
-  return of(value);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -1,9 +1,9 @@
-import { defer, type Observable, of } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolSchema } from '../model/chatModel.js';
 import type { StateModule } from '../state/stateModule.js';
-import { runTool } from './runTool.js';
+import { startToolRun } from './runTool.js';
 import { toJsonSchema } from './schema.js';
 import {
   isCharLimit,
@@ -142,6 +142,12 @@ export class Toolkit implements StateModule {
    * converted once per tool and deep-frozen: copy it before changing it.
    */
   schemas(): ToolSchema[] {
+    // Every request asks for them: one array, not the names, enabled names and schemas.
+    if (this.#parent === undefined && this.#disabled.size === 0) {
+      const schemas: ToolSchema[] = [];
+      for (const tool of this.#tools.values()) schemas.push(schemaOf(tool));
+      return schemas;
+    }
     return this.#enabledNames().map((name) => schemaOf(this.#find(name)!));
   }
 
@@ -169,13 +175,15 @@ export class Toolkit implements StateModule {
    * `isError: true`. The tool's own signal aborts on interrupt, timeout and unsubscribe.
    */
   execute(call: ToolCallRequest, context: ToolExecutionContext): Observable<ToolEvent> {
-    return defer(() => {
+    // One Observable that starts the run itself: no defer and inner Observable per call.
+    return new Observable<ToolEvent>((subscriber) => {
       const tool = this.isEnabled(call.name) ? this.#find(call.name) : undefined;
-      if (tool === undefined) return of(this.#unknownTool(call));
+      if (tool === undefined) return answer(subscriber, this.#unknownTool(call));
       const resolved = resolveArguments(tool, call);
-      if (!resolved.ok) return of(errorResult(call, resolved.message));
+      if (!resolved.ok) return answer(subscriber, errorResult(call, resolved.message));
       const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-      return runTool({ tool, callId: call.id, args: resolved.args, context, timeoutMs });
+      const run = { tool, callId: call.id, args: resolved.args, context, timeoutMs };
+      return startToolRun(run, subscriber);
     });
   }
 
@@ -224,6 +232,13 @@ export class Toolkit implements StateModule {
       available.length > 0 ? `Available tools: ${list(available)}.` : 'No tools are available.';
     return errorResult(call, `Tool "${call.name}" does not exist or is disabled. ${choices}`);
   }
+}
+
+/** Emits `event` as the whole run (a call answered without running its tool). */
+function answer(subscriber: Subscriber<ToolEvent>, event: ToolEvent): undefined {
+  subscriber.next(event);
+  subscriber.complete();
+  return undefined;
 }
 
 function errorResult(call: ToolCallRequest, output: string): ToolEvent {

@@ -1,7 +1,7 @@
 import type { Msg, ToolUseBlock } from '@rxagent/core';
-import { defer, map, type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
-import { mergeInOrder } from './mergeInOrder.js';
+import { runInOrder } from './mergeInOrder.js';
 import { runToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
 
 /** How a batch of tool calls runs. */
@@ -20,26 +20,38 @@ export interface ActingOutcome {
 /**
  * Runs the tool calls of one reply, up to `concurrency` at once, and has the transcript
  * store each result in call order (a result that finishes early waits for the ones before
- * it). Cold; emits one outcome once the batch is done. On any other exit (error, interrupt,
- * unsubscribe) the loop seals the transcript, which gives every call still open its
- * finished result or an `[interrupted]` one.
+ * it). Cold; emits one outcome once the batch is done — `decide(outcome)` when given (a
+ * throw in it errors), so a caller's next step costs no operator. On any other exit (error,
+ * interrupt, unsubscribe) the loop seals the transcript, which gives every call still open
+ * its finished result or an `[interrupted]` one. `onStart` runs on subscription.
  */
-export function actingStep(
+export function actingStep<R = ActingOutcome>(
   state: ReActCallState,
   calls: readonly ToolUseBlock[],
   setup: ActingSetup,
-): Observable<ActingOutcome> {
-  return defer(() => {
+  decide?: (outcome: ActingOutcome) => R,
+  onStart?: () => void,
+): Observable<R> {
+  return new Observable<R>((subscriber) => {
+    onStart?.();
     let stopRequested = false;
     const store = (index: number, outcome: ToolCallOutcome): Msg => {
       if (outcome.stopRequested) stopRequested = true;
       return state.transcript.settle(calls[index]!, outcome.result, outcome.kind, outcome.metadata);
     };
-    return mergeInOrder(
-      calls.length,
-      (index) => runToolCall(state, calls[index]!, setup),
-      setup.concurrency,
-      store,
-    ).pipe(map((results) => ({ results: results as Msg[], stopRequested })));
+    const done = (results: (Msg | undefined)[]): void => {
+      const outcome: ActingOutcome = { results: results as Msg[], stopRequested };
+      let value: R;
+      try {
+        value = decide ? decide(outcome) : (outcome as R);
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      subscriber.next(value);
+      subscriber.complete();
+    };
+    const project = (index: number) => runToolCall(state, calls[index]!, setup);
+    return runInOrder(calls.length, project, setup.concurrency, store, subscriber, done);
   });
 }

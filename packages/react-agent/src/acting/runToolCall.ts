@@ -12,7 +12,7 @@ import {
   toolOutputText,
   truncateResult,
 } from '@rxagent/core';
-import { concatMap, EMPTY, Observable, of } from 'rxjs';
+import { concatMap, EMPTY, Observable, type Observer, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { DenySwitch, deniedResult } from './denySwitch.js';
@@ -71,14 +71,17 @@ export function runToolCall(
       // Raw (invalid) argument text counts only while no hook replaced the input.
       const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
       const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
-      phases.after(run.result(), (result) => {
+      const onResult = (result: ToolResultBlock): void => {
         run.remember(result);
         postActing(
           toolCall,
           result,
           run.duplicate ? 'duplicate' : resultKind(result, context.signal),
         );
-      });
+      };
+      // Nobody listens to the tool's chunks: take its result event straight from the run.
+      if (context.listens('actingChunk')) phases.after(run.result(), onResult);
+      else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
     };
     const postActing = (
       toolCall: ToolUseBlock,
@@ -165,24 +168,27 @@ class ToolCallRun {
    * event when anyone listens; a duplicate gets its result at once, without a run.
    */
   result(): Observable<ToolResultBlock> {
+    return this.events().pipe(concatMap((event) => this.#notifyChunk(event)));
+  }
+
+  /** The toolkit's events for this call (chunks, then the result); a duplicate's result at once. */
+  events(): Observable<ToolEvent> {
     if (this.#dedupe) {
       const previous = this.state.seenCalls.get(this.#key);
       if (previous) {
         this.duplicate = true;
-        return of(duplicateResult(this.call, previous));
+        return of({ type: 'result', result: duplicateResult(this.call, previous) });
       }
       this.state.seenCalls.set(this.#key, { id: this.call.id });
     }
     const { call, raw } = this;
     const { context, toolkit } = this.state;
-    const events = toolkit.execute(
+    return toolkit.execute(
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }
         : { id: call.id, name: call.name, input: call.input },
       { signal: context.signal, toolCallId: call.id, agent: context.agent },
     );
-    if (!context.listens('actingChunk')) return resultOnly(events);
-    return events.pipe(concatMap((event) => this.#notifyChunk(event)));
   }
 
   /** Records the result for dedupe: only successes (a failed call may be worth retrying). */
@@ -206,19 +212,32 @@ class ToolCallRun {
 }
 
 /**
- * The tool's result, its chunks skipped (nobody listens to them): what `filter` + `map` would
- * give, in one subscriber rather than two per tool call.
+ * Takes the result event of a tool's events to `onResult` as a phase (its chunks skipped:
+ * nobody listens to them), like `Phases.after` on the result alone, without an Observable
+ * to filter the events.
  */
-function resultOnly(events: Observable<ToolEvent>): Observable<ToolResultBlock> {
-  return new Observable<ToolResultBlock>((subscriber) =>
-    events.subscribe({
-      next: (event) => {
-        if (event.type === 'result') subscriber.next(event.result);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }),
-  );
+class ResultObserver implements Observer<ToolEvent> {
+  // Not a #private field: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private received = false;
+
+  constructor(
+    private readonly phases: Phases<ToolCallOutcome>,
+    private readonly onResult: (result: ToolResultBlock) => void,
+  ) {}
+
+  next(event: ToolEvent): void {
+    if (event.type !== 'result' || this.received) return;
+    this.received = true;
+    this.phases.run(this.onResult, event.result);
+  }
+
+  error(error: unknown): void {
+    this.phases.fail(error);
+  }
+
+  complete(): void {
+    if (!this.received) this.phases.end();
+  }
 }
 
 const PREVIOUS_RESULT_LIMIT = 2_000;

@@ -3,6 +3,7 @@ import {
   type JsonObject,
   type Msg,
   readToolDecisions,
+  type Tool,
   type ToolDecisions,
   type ToolUseBlock,
   validateAgainst,
@@ -78,14 +79,18 @@ export function approvalRequired(
 /**
  * After a reply with tool calls was stored: act on them, or end the call with
  * `approval_required` (the calls stay open, like a `tool_calls_stopped` stop) when any of
- * them needs approval.
+ * them needs approval. The step itself when no tool of the batch has an approval rule, else
+ * an Observable emitting it once.
  */
 export function approvalStep(
   state: ReActCallState,
   reply: Msg,
   calls: readonly ToolUseBlock[],
   invalidArguments: JsonObject,
-): Observable<Step> {
+): Step | Observable<Step> {
+  // No tool of the batch has an approval rule: nothing to ask, the step is decided now.
+  if (!calls.some((call) => approvalRule(state, call) !== undefined))
+    return { kind: 'act', calls, invalidArguments };
   return approvalRequired(state, calls, invalidArguments).pipe(
     map((ids): Step => {
       if (ids.length === 0) return { kind: 'act', calls, invalidArguments };
@@ -122,13 +127,21 @@ export function decisionDenials(
   );
 }
 
+/** The enabled tool `call` names when it has an approval rule (`needsApproval` not false). */
+// biome-ignore lint/suspicious/noExplicitAny: tools of every argument type.
+function approvalRule(state: ReActCallState, call: ToolUseBlock): Tool<any> | undefined {
+  const { toolkit } = state;
+  const tool = toolkit.isEnabled(call.name) ? toolkit.get(call.name) : undefined;
+  const rule = tool?.needsApproval;
+  return rule === undefined || rule === false ? undefined : tool;
+}
+
 function needsApproval(
   state: ReActCallState,
   call: ToolUseBlock,
   invalidArguments: JsonObject,
 ): boolean | Promise<boolean> {
-  const { toolkit, context } = state;
-  const tool = toolkit.isEnabled(call.name) ? toolkit.get(call.name) : undefined;
+  const tool = approvalRule(state, call);
   const rule = tool?.needsApproval;
   if (tool === undefined || rule === undefined || rule === false) return false;
   if (rule === true) return true;
@@ -136,7 +149,7 @@ function needsApproval(
   const args = validateAgainst(tool.parameters, call.input);
   if (!args.ok) return false;
   try {
-    const answer = rule(args.value, { toolCallId: call.id, agent: context.agent });
+    const answer = rule(args.value, { toolCallId: call.id, agent: state.context.agent });
     return typeof answer === 'boolean' ? answer : Promise.resolve(answer).then(Boolean, () => true);
   } catch {
     return true;
@@ -146,19 +159,24 @@ function needsApproval(
 /**
  * Runs a tool batch (`actingStep`), after a human's `decisions` when the call resumes an
  * `approval_required` stop: the calls they refuse get `[denied]` results without running.
- * Counts the batch in the call's stats. Cold; emits the acting outcome once.
+ * Counts the batch in the call's stats. Cold; emits `decide(outcome)` once (a throw in it
+ * errors).
  */
-export function decidedActing(
+export function decidedActing<R>(
   state: ReActCallState,
   calls: readonly ToolUseBlock[],
   setup: ActingSetup,
   decisions: Decisions | undefined,
-): Observable<ActingOutcome> {
-  return defer(() => {
+  decide: (outcome: ActingOutcome) => R,
+): Observable<R> {
+  const count = (): void => {
     state.stats.toolCalls += calls.length;
-    if (decisions === undefined) return actingStep(state, calls, setup);
+  };
+  if (decisions === undefined) return actingStep(state, calls, setup, decide, count);
+  return defer(() => {
+    count();
     return decisionDenials(state, calls, setup.invalidArguments, decisions).pipe(
-      concatMap((denied) => actingStep(state, calls, { ...setup, denied })),
+      concatMap((denied) => actingStep(state, calls, { ...setup, denied }, decide)),
     );
   });
 }

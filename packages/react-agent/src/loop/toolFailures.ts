@@ -1,4 +1,4 @@
-import { createMsg, type Msg, toolResults } from '@rxagent/core';
+import { createMsg, type Msg } from '@rxagent/core';
 import { summaryInstruction } from '../reasoning/summaryStep.js';
 import type { ReActCallState } from './reactCallState.js';
 
@@ -10,15 +10,23 @@ import type { ReActCallState } from './reactCallState.js';
  * Returns whether the streak reached the bound, so the loop should stop.
  */
 export function recordToolFailures(state: ReActCallState, results: readonly Msg[]): boolean {
-  if (results.some((msg) => msg.metadata['resultKind'] === 'denied')) state.toolFailureStreak = 0;
-  const counted = results
-    .filter((msg) => msg.metadata['resultKind'] !== 'denied')
-    .flatMap(toolResults)
-    .filter((result) => !state.uncountedTools.has(result.name));
-  if (counted.length > 0) {
-    const failed = counted.every((result) => result.isError === true);
-    state.toolFailureStreak = failed ? state.toolFailureStreak + 1 : 0;
+  // Loops rather than filter/flatMap chains: this runs after every tool batch.
+  let denied = false;
+  let counted = 0;
+  let failed = 0;
+  for (const msg of results) {
+    if (msg.metadata['resultKind'] === 'denied') {
+      denied = true;
+      continue;
+    }
+    for (const block of msg.content) {
+      if (block.type !== 'tool_result' || state.uncountedTools.has(block.name)) continue;
+      counted++;
+      if (block.isError === true) failed++;
+    }
   }
+  if (denied) state.toolFailureStreak = 0;
+  if (counted > 0) state.toolFailureStreak = failed === counted ? state.toolFailureStreak + 1 : 0;
   return state.toolFailureStreak >= state.maxToolFailures;
 }
 

@@ -162,8 +162,8 @@ export class Transcript {
       stored++;
     }
     if (stored === 0) return;
-    for (const call of this.#open.slice(0, stored)) this.#early.delete(call.id);
-    this.#open = this.#open.slice(stored);
+    for (let i = 0; i < stored; i++) this.#early.delete(this.#open[i]!.id);
+    this.#open = stored === this.#open.length ? [] : this.#open.slice(stored);
   }
 
   #openCalls(msg: Msg): void {

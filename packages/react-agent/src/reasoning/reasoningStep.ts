@@ -1,5 +1,6 @@
 import {
   type ChatModel,
+  type ChatRequest,
   type Formatter,
   type ModelOptions,
   type Msg,
@@ -7,12 +8,12 @@ import {
   type PostReasoningEvent,
   type PreReasoningEvent,
 } from '@rxagent/core';
-import { Observable } from 'rxjs';
+import { isObservable, Observable } from 'rxjs';
 import type { ContextSettings } from '../loop/contextOptions.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
-import { type StreamedReply, streamReply } from './streamReply.js';
+import { type ReplySink, type StreamedReply, startStreamReply } from './streamReply.js';
 
 /** How a reasoning step is set up by its agent. */
 export interface ReasoningSetup {
@@ -34,8 +35,11 @@ export interface ReasoningOutcome {
  * One reasoning step: with `setup.context`, the context step first makes the request fit
  * (compressing memory, or failing with `ContextWindowError` before anything is sent); then
  * preReasoning hooks shape the request (for this request only), the model streams the
- * reply, postReasoning hooks may change it. Cold; emits one outcome. Nothing else is stored
- * here except a partial reply when the stream is cut.
+ * reply, postReasoning hooks may change it. Cold; emits one outcome — or, given `then`,
+ * emits `then(outcome)`, or goes on with it as its last phase when it is an Observable (its
+ * values become the step's), so the caller's next step needs no Observable around this
+ * one. Nothing else is stored here
+ * except a partial reply when the stream is cut.
  *
  * The phases run one after another in one `new Observable` (see `Phases`): a parked
  * call holds this step for as long as its request is open.
@@ -43,24 +47,42 @@ export interface ReasoningOutcome {
 export function reasoningStep(
   state: ReActCallState,
   setup: ReasoningSetup,
-): Observable<ReasoningOutcome> {
-  return new Observable<ReasoningOutcome>((subscriber) => {
+): Observable<ReasoningOutcome>;
+export function reasoningStep<R>(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  then: (outcome: ReasoningOutcome) => R | Observable<R>,
+): Observable<R>;
+export function reasoningStep<R>(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  then?: (outcome: ReasoningOutcome) => R | Observable<R>,
+): Observable<R | ReasoningOutcome> {
+  return new Observable<R | ReasoningOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
-    const request = (event: PreReasoningEvent): void =>
-      phases.after(
-        streamReply(state, setup.model, toRequest(event, state.agentName, setup)),
-        review,
-      );
+    // The model request is a phase of this Observable, not one more Observable inside it.
+    const sink: ReplySink = {
+      next: (streamed) => phases.run(review, streamed),
+      error: (error: unknown) => phases.fail(error),
+      complete: () => undefined,
+    };
+    const request = (event: PreReasoningEvent): void => {
+      const wire = toRequest(event, state.agentName, setup, context.signal);
+      phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
+    };
     const review = ({ reply, info }: StreamedReply): void => {
       const stop = new StopSwitch();
       const event = stop.attach<PostReasoningEvent>(
         { type: 'postReasoning', agent: context.agent, reply, ...info },
         context.listens('postReasoning'),
       );
-      phases.afterHooks(context, event, (final) =>
-        phases.finish({ reply: final.reply, stopRequested: stop.stopped }),
-      );
+      phases.afterHooks(context, event, (final) => {
+        const outcome = { reply: final.reply, stopRequested: stop.stopped };
+        const next = then === undefined ? outcome : then(outcome);
+        if (isObservable(next)) phases.forward(next);
+        else phases.finish(next);
+      });
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;
@@ -86,14 +108,21 @@ function preReasoningEvent(state: ReActCallState, setup: ReasoningSetup): PreRea
   };
 }
 
-function toRequest(event: PreReasoningEvent, selfName: string, setup: ReasoningSetup) {
+/** The model request of the preReasoning event as hooks left it, on the call's `signal`. */
+function toRequest(
+  event: PreReasoningEvent,
+  selfName: string,
+  setup: ReasoningSetup,
+  signal: AbortSignal,
+): ChatRequest {
   const messages = setup.formatter(event.messages, { systemPrompt: event.systemPrompt, selfName });
-  if (event.tools.length === 0) return { messages, options: event.options };
+  if (event.tools.length === 0) return { messages, options: event.options, signal };
   return {
     messages,
     options: event.options,
     tools: event.tools,
     ...(event.toolChoice !== undefined && { toolChoice: event.toolChoice }),
     ...(setup.parallelToolCalls !== undefined && { parallelToolCalls: setup.parallelToolCalls }),
+    signal,
   };
 }

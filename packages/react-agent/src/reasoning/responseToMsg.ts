@@ -26,19 +26,26 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
   if (response.thinking) content.push({ type: 'thinking', thinking: response.thinking });
   if (response.text || response.toolCalls.length === 0)
     content.push({ type: 'text', text: response.text });
-  const invalid: JsonObject = {};
-  const renamed: JsonObject = {};
-  const used = new Set<string>();
+  // Made only when needed: most replies have valid arguments and distinct ids.
+  let invalid: JsonObject | undefined;
+  let renamed: JsonObject | undefined;
+  const used = response.toolCalls.length > 1 ? new Set<string>() : undefined;
   for (const call of response.toolCalls) {
-    const callId = uniqueId(call.id, used);
-    if (callId !== call.id) renamed[callId] = call.id;
+    const callId = used === undefined ? call.id : uniqueId(call.id, used);
+    if (callId !== call.id) {
+      renamed ??= {};
+      renamed[callId] = call.id;
+    }
     const input = parseArguments(call.name, call.arguments);
-    if (input === undefined) invalid[callId] = call.arguments;
+    if (input === undefined) {
+      invalid ??= {};
+      invalid[callId] = call.arguments;
+    }
     content.push({ type: 'tool_use', id: callId, name: call.name, input: input ?? {} });
   }
   const metadata: JsonObject = {};
-  if (Object.keys(invalid).length > 0) metadata['invalidToolArguments'] = invalid;
-  if (Object.keys(renamed).length > 0) metadata['renamedToolCallIds'] = renamed;
+  if (invalid !== undefined) metadata['invalidToolArguments'] = invalid;
+  if (renamed !== undefined) metadata['renamedToolCallIds'] = renamed;
   const reason = response.finishReason;
   if (reason !== undefined && reason !== 'stop' && reason !== 'tool_calls') {
     metadata['finishReason'] = reason;

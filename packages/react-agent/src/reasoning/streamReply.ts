@@ -37,17 +37,36 @@ export function streamReply(
   request: ChatRequest,
 ): Observable<StreamedReply> {
   return new Observable<StreamedReply>((subscriber) =>
-    // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
-    // wire messages) alive, or a parked call would hold its conversation once more.
-    receiveReply(state, model.stream({ ...request, signal: state.context.signal }), subscriber),
+    startStreamReply(state, model, request, subscriber),
   );
+}
+
+/** Where `startStreamReply` sends the reply (once, then `complete`) or the error. */
+export type ReplySink = Pick<Subscriber<StreamedReply>, 'next' | 'error' | 'complete'>;
+
+/**
+ * What subscribing to `streamReply` does, for a step that runs it as one of its own phases
+ * (without an Observable around it): sends the request and feeds the reply to `sink`.
+ * Returns the teardown, which cancels the request and keeps a partial reply.
+ */
+export function startStreamReply(
+  state: ReActCallState,
+  model: ChatModel,
+  request: ChatRequest,
+  sink: ReplySink,
+): TeardownLogic {
+  // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
+  // wire messages) alive, or a parked call would hold its conversation once more.
+  const signal = state.context.signal;
+  const stream = model.stream(request.signal === signal ? request : { ...request, signal });
+  return receiveReply(state, stream, sink);
 }
 
 /** Feeds `stream` into an accumulator and `subscriber`; returns the teardown. */
 function receiveReply(
   state: ReActCallState,
   stream: Observable<ChatChunk>,
-  subscriber: Subscriber<StreamedReply>,
+  subscriber: ReplySink,
 ): TeardownLogic {
   const { context, transcript } = state;
   const accumulator = new ChatResponseAccumulator();
@@ -109,11 +128,10 @@ function receiveReply(
 }
 
 /** Only what hooks report (not the text or tool calls, which the reply holds). */
-function responseInfo(response: ChatResponse): ModelResponseInfo {
-  return {
-    ...(response.usage !== undefined && { usage: response.usage }),
-    ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
-  };
+function responseInfo({ usage, finishReason }: ChatResponse): ModelResponseInfo {
+  // Built directly rather than from conditional spreads: this runs once per model request.
+  if (usage === undefined) return finishReason === undefined ? {} : { finishReason };
+  return finishReason === undefined ? { usage } : { usage, finishReason };
 }
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */

@@ -6,14 +6,19 @@
  * `--turn-hook` gives the agent one no-op hook on the turn events (not the chunk ones).
  * `--by-function` also prints the N (default 30) frames allocating the most bytes per
  * conversation (the sampling profile's self size by function and source line), and with
- * `--stacks` the 3 callers above each of them.
+ * `--stacks` the 3 callers above each of them. `--http` runs the conversation over HTTP
+ * instead (`OpenAIChatModel` against the bench server in its own process, so only the
+ * client's allocations count); there `fetch` and `sdk` count the hand-written loops.
  */
 import { Session } from 'node:inspector/promises';
 import type { Hook } from '@rxagent/core';
 import { Observable } from 'rxjs';
+import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess } from '../contenders/inProcess.js';
-import { buildConversation, loadBuild } from '../lib/loadBuild.js';
+import { sdkLoop } from '../contenders/sdkLoop.js';
+import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
+import { ServerProcess } from '../server/serverProcess.js';
 
 const args = process.argv.slice(2);
 const byFunctionArg = args.find((arg) => arg.startsWith('--by-function'));
@@ -31,9 +36,22 @@ const turnHook: Hook = {
   events: ['preCall', 'postCall', 'preReasoning', 'postReasoning', 'preActing', 'postActing'],
 };
 const hooks = args.includes('--turn-hook') ? [turnHook] : [];
-const conversation = hand
-  ? () => hand.run(USER_PROMPT)
-  : buildConversation(await loadBuild(dir), undefined, hooks);
+const server = args.includes('--http') ? await ServerProcess.start() : undefined;
+/** The conversation over HTTP: a hand-written loop, or `build` on `OpenAIChatModel`. */
+const overHttp = async (baseURL: string): Promise<() => Promise<string>> => {
+  if (dir === 'fetch' || dir === 'sdk') {
+    const loop = dir === 'fetch' ? fetchLoop(baseURL) : sdkLoop(baseURL);
+    return () => loop.run(USER_PROMPT);
+  }
+  const build: Build = await loadBuild(dir);
+  const model = new build.react.OpenAIChatModel({ model: 'bench-model', baseURL, apiKey: 'k' });
+  return buildConversation(build, () => model, hooks);
+};
+const conversation = server
+  ? await overHttp(server.baseURL)
+  : hand
+    ? () => hand.run(USER_PROMPT)
+    : buildConversation(await loadBuild(dir), undefined, hooks);
 const run = async () => {
   if ((await conversation()) !== FINAL_ANSWER) throw new Error('wrong answer');
 };
@@ -78,6 +96,7 @@ const groupOf = (url: string): string | undefined => {
   if (url.includes('/core/testing/')) return 'core/testing (the scripted model)';
   if (url.includes('/@rxagent/core/') || url.includes('/packages/core/')) return 'core';
   if (url.includes('/react-agent/')) return 'react-agent';
+  if (url.includes('/openai@')) return 'openai';
   if (url.includes('/rxjs')) return 'rxjs';
   if (url.includes('/bench/')) return 'bench (scenario, contender)';
   return 'other';
@@ -122,3 +141,4 @@ if (byFunctionArg) {
     }
   }
 }
+await server?.close();

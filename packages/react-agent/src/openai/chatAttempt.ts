@@ -1,12 +1,13 @@
 import { type ChatChunk, ModelError } from '@rxagent/core';
 import type OpenAI from 'openai';
-import { APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { Subscriber, TeardownLogic } from 'rxjs';
 import { abortError } from './abortError.js';
+import { type DirectRoute, type DirectRoutes, statusError } from './directRoute.js';
 import { EventStreamDecoder } from './eventStreamDecoder.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
 import { notAnEventStream } from './notAnEventStream.js';
@@ -22,19 +23,28 @@ export type ChatParams =
 export interface AttemptSettings extends ModelErrorContext {
   readonly client: OpenAI;
   readonly requestTimeoutMs: number | undefined;
+  /**
+   * Where streamed requests go without the SDK's request machinery, when the model made its
+   * own client; without it (a client given by the caller, whose hooks, auth or Azure
+   * routing may differ per request) the SDK sends every request.
+   */
+  readonly routes: DirectRoutes | undefined;
 }
 
-type TimedOut = 'gap' | 'request' | undefined;
+type TimedOut = 'headers' | 'gap' | 'request' | undefined;
 
 /**
  * One HTTP request of `OpenAIChatModel.stream` (one subscription; the retry operator
- * resubscribes for each attempt). The SDK builds and sends the request (headers, auth, base
- * URL, status errors); a streamed reply is then read without the SDK's `Stream`: the body's
- * bytes go through `EventStreamDecoder`, each event's JSON through `fromChatChunk`, and each
- * chunk straight to the subscriber, with no async iterator or promise per chunk.
+ * resubscribes for each attempt). A streamed request goes straight to the transport along
+ * the route the SDK built for the model's own client (`DirectRoutes`: URL, auth and headers
+ * asked of the SDK once), or through the SDK for a client the caller gave; either way a
+ * status error becomes the SDK's own error class. The streamed reply is read without the
+ * SDK's `Stream`: the body's bytes go through `EventStreamDecoder`, each event's JSON
+ * through `fromChatChunk`, and each chunk straight to the subscriber, with no async iterator
+ * or promise per chunk. A request without streaming goes through the SDK.
  *
- * The wait for the response headers is bounded by the SDK's per-request timeout; from then
- * on a watchdog bounds the body: the gap between two events (`timeoutMs`; bytes that never
+ * The wait for the response headers is bounded by `timeoutMs` (the SDK's per-request
+ * timeout when the SDK sends it); from then on a watchdog bounds the body: the gap between two events (`timeoutMs`; bytes that never
  * complete an event do not count), or the whole JSON reply without streaming. An event only
  * records the time (a timer per event would cost more than the event); the watchdog re-arms
  * itself for the time left. `requestTimeoutMs` bounds the whole attempt. Unsubscribing, or
@@ -47,6 +57,7 @@ export class ChatAttempt implements BodySink {
   readonly #controller = new AbortController();
   #timedOut: TimedOut;
   #settled = false;
+  #headersSeen = false;
   #finished = false;
   #done = false;
   #lastActivity = 0;
@@ -101,7 +112,16 @@ export class ChatAttempt implements BodySink {
   #send(params: ChatParams): void {
     const options = { signal: this.#controller.signal, timeout: this.#settings.timeoutMs };
     const completions = this.#settings.client.chat.completions;
-    if (params.stream === true) {
+    const routes = this.#settings.routes;
+    if (params.stream === true && routes) {
+      const route = routes.get();
+      if (route instanceof Promise) {
+        route.then(
+          (built) => this.#sendDirect(built, params),
+          (error: unknown) => this.#fail(error),
+        );
+      } else this.#sendDirect(route, params);
+    } else if (params.stream === true) {
       completions
         .create(params, options)
         .asResponse()
@@ -121,8 +141,38 @@ export class ChatAttempt implements BodySink {
     }
   }
 
+  /** Sends a streamed request along `route`, bounding the wait for headers by `timeoutMs`. */
+  #sendDirect(route: DirectRoute, params: ChatParams): void {
+    if (this.#settled) return;
+    this.#armWatchdog();
+    route
+      .fetch(route.url, {
+        method: 'POST',
+        headers: route.headers as [string, string][],
+        body: JSON.stringify(params),
+        signal: this.#controller.signal,
+      })
+      .then(
+        (response) => this.#onDirectResponse(response),
+        // As the SDK reports it: a connection that failed or was refused.
+        (error: unknown) => {
+          throw new APIConnectionError({ cause: error instanceof Error ? error : undefined });
+        },
+      )
+      .catch((error: unknown) => this.#fail(error));
+  }
+
+  async #onDirectResponse(response: Response): Promise<void> {
+    if (!response.ok) {
+      this.#headersSeen = true;
+      throw await statusError(response);
+    }
+    return this.#onResponse(response);
+  }
+
   async #onResponse(response: Response): Promise<void> {
     if (this.#settled) return;
+    this.#headersSeen = true;
     this.#armWatchdog();
     const type = response.headers.get('content-type') ?? '';
     // Servers that answer a stream request with a JSON error or an HTML page still say 200.
@@ -193,10 +243,11 @@ export class ChatAttempt implements BodySink {
     this.#abortInFlight();
   };
 
+  /** Starts the watchdog, or (already running, as while the headers were awaited) resets it. */
   #armWatchdog(): void {
     if (this.#controller.signal.aborted) return; // unsubscribed while the headers arrived
     this.#lastActivity = performance.now();
-    this.#watchdog = setTimeout(this.#check, this.#settings.timeoutMs);
+    this.#watchdog ??= setTimeout(this.#check, this.#settings.timeoutMs);
   }
 
   readonly #check = (): void => {
@@ -205,7 +256,7 @@ export class ChatAttempt implements BodySink {
       this.#watchdog = setTimeout(this.#check, this.#settings.timeoutMs - idle);
       return;
     }
-    this.#timedOut ??= 'gap';
+    this.#timedOut ??= this.#headersSeen ? 'gap' : 'headers';
     this.#abortInFlight();
   };
 
@@ -227,6 +278,9 @@ export class ChatAttempt implements BodySink {
   #abortOutcome(): Error {
     const timedOut = this.#timedOut;
     if (!timedOut) return abortError(this.#outer?.reason);
+    // As the SDK's own timeout reports it.
+    if (timedOut === 'headers')
+      return toModelError(new APIConnectionTimeoutError(), this.#settings);
     const { model, baseURL, timeoutMs, requestTimeoutMs } = this.#settings;
     if (timedOut === 'request') {
       return new ModelError(

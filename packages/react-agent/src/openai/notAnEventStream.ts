@@ -1,5 +1,6 @@
 import { ModelError } from '@rxagent/core';
 import { quoteBody } from './quoteBody.js';
+import { readText } from './readText.js';
 
 /** How much of a wrong body is read to quote it; the rest is never read. */
 const HEAD_BYTES = 4_096;
@@ -15,7 +16,7 @@ export async function notAnEventStream(
   type: string,
   where: string,
 ): Promise<ModelError> {
-  const head = await readHead(response, HEAD_BYTES);
+  const head = await readText(response, HEAD_BYTES);
   let quoted = quoteBody(head);
   try {
     const message = (JSON.parse(head) as { error?: { message?: unknown } } | null)?.error?.message;
@@ -26,24 +27,4 @@ export async function notAnEventStream(
   return new ModelError(
     `${where} answered a streaming request with status 200 and content-type ${quoteBody(type, 100)}, not an event stream: ${quoted || '(empty body)'}`,
   );
-}
-
-/** The first `maxBytes` of a response body as text. */
-async function readHead(response: Response, maxBytes: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    while (bytes < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return text;
 }

@@ -349,21 +349,41 @@ describe('OpenAIChatModel.stream', () => {
     expect(server.requests[0]!.aborted).toBe(true);
   });
 
-  it('bounds the wait for headers with timeoutMs, even on a client built with a longer timeout', async () => {
+  it.each([
+    ['its own client', () => ({})],
+    [
+      'a client built with a longer timeout',
+      () => ({
+        client: new OpenAI({
+          apiKey: 'k',
+          baseURL: server.baseURL,
+          maxRetries: 0,
+          timeout: 600_000,
+        }),
+      }),
+    ],
+  ])('bounds a silent reply with timeoutMs, on %s', async (_, options) => {
     await start({ text: 'slow', delayMs: 60_000 });
-    const client = new OpenAI({
-      apiKey: 'k',
-      baseURL: server.baseURL,
-      maxRetries: 0,
-      timeout: 600_000,
-    });
-    const chat = model({ client, timeoutMs: 100, maxRetries: 0 });
+    const chat = model({ ...options(), timeoutMs: 100, maxRetries: 0 });
     const started = performance.now();
     const { error } = await failure(chat.stream(request()));
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).retryable).toBe(true);
-    expect((error as ModelError).message).toContain('100 ms');
+    expect((error as ModelError).message).toMatch(/sent nothing for 100 ms/);
+    await server.requests[0]!.done;
+    expect(server.requests[0]!.aborted).toBe(true);
+  });
+
+  it('reports a server that refuses the connection, naming it, as retryable', async () => {
+    await start('unused');
+    const baseURL = server.baseURL;
+    await server.close();
+    const chat = new OpenAIChatModel({ model: 'm', baseURL, maxRetries: 0 });
+    const { error } = await failure(chat.stream(request()));
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toMatch(/Could not reach model "m".*ECONNREFUSED/);
+    expect((error as ModelError).retryable).toBe(true);
   });
 
   it('leaves no timer behind after a streamed reply or an unsubscribe', async () => {

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@rxagent/core';
 import OpenAI from 'openai';
 import { Observable } from 'rxjs';
 import { type AttemptSettings, ChatAttempt } from './chatAttempt.js';
+import { DirectRoutes } from './directRoute.js';
 import { createNodeFetch } from './nodeFetch.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
 import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
@@ -92,13 +93,16 @@ export class OpenAIChatModel implements ChatModel {
         maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs),
       }),
     };
-    const client = options.client ?? this.#createClient(options);
+    const fetchImpl = options.fetch ?? sharedNodeFetch();
+    const client = options.client ?? this.#createClient(options, fetchImpl);
     this.#attemptSettings = {
       client,
       model,
       baseURL: client.baseURL,
       timeoutMs: this.#timeoutMs,
       requestTimeoutMs,
+      // A client of our own sends the same headers every time: ask the SDK for them once.
+      routes: options.client ? undefined : new DirectRoutes(client, fetchImpl, this.#timeoutMs),
     };
     this.#settings = {
       model,
@@ -149,7 +153,7 @@ export class OpenAIChatModel implements ChatModel {
       : options.baseURL || process.env['OPENAI_BASE_URL'];
   }
 
-  #createClient(options: OpenAIChatModelOptions): OpenAI {
+  #createClient(options: OpenAIChatModelOptions, fetchImpl: typeof fetch): OpenAI {
     const baseURL = this.#baseURLOption(options);
     const apiKey =
       options.apiKey || process.env['OPENAI_API_KEY'] || (baseURL ? 'not-needed' : undefined);
@@ -164,7 +168,7 @@ export class OpenAIChatModel implements ChatModel {
       timeout: this.#timeoutMs,
       logLevel: 'off',
       ...(baseURL && { baseURL }),
-      fetch: options.fetch ?? sharedNodeFetch(),
+      fetch: fetchImpl,
       ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
     });
   }

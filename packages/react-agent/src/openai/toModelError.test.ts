@@ -52,8 +52,9 @@ describe('toModelError', () => {
     expect(error.message).toContain('1234 ms');
   });
 
-  it('maps a connection failure to a retryable error naming its cause', () => {
-    const cause = new Error('connect ECONNREFUSED 127.0.0.1:9');
+  it('maps a connection failure to a retryable error naming its innermost cause', () => {
+    const socket = new Error('connect ECONNREFUSED 127.0.0.1:9');
+    const cause = new TypeError('fetch failed', { cause: socket });
     const error = modelError(new APIConnectionError({ cause }));
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('ECONNREFUSED');

@@ -35,7 +35,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     );
   }
   if (error instanceof APIConnectionError) {
-    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    const reason = innermostMessage(error);
     return new ModelError(
       `Could not reach ${where} (${reason}): check that the server is running and baseURL is right.`,
       { retryable: true },
@@ -61,6 +61,16 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     );
   }
   return new ModelError(`Request to ${where} failed: ${message}.`, {}, { cause: error });
+}
+
+/**
+ * The message of the deepest error in `error`'s cause chain: for a refused connection the
+ * socket's `connect ECONNREFUSED …` rather than fetch's `fetch failed` around it.
+ */
+function innermostMessage(error: Error): string {
+  let current = error;
+  for (let depth = 0; depth < 4 && current.cause instanceof Error; depth++) current = current.cause;
+  return current.message;
 }
 
 /** The wait a rate-limited or overloaded server asked for, read from the SDK error's headers. */

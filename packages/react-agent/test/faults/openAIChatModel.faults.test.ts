@@ -1,5 +1,6 @@
 import { type ChatChunk, ChatResponseAccumulator, ModelError } from '@rxagent/core';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '@rxagent/react-agent';
+import OpenAI from 'openai';
 import { lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -213,6 +214,25 @@ describe('OpenAIChatModel against a faulty server', () => {
       expect((Array.prototype as unknown as Record<string, unknown>)['id']).toBeUndefined();
     },
   );
+
+  it.each([
+    ['its own client', (): OpenAIChatModelOptions => ({})],
+    [
+      'a client it was given',
+      (): OpenAIChatModelOptions => ({
+        client: new OpenAI({ apiKey: 'k', baseURL: server?.baseURL, maxRetries: 0 }),
+      }),
+    ],
+  ])('times out a server that never sends headers after timeoutMs, on %s', async (_, options) => {
+    await serve(() => {});
+    const { error, ms } = await failure(
+      model({ ...options(), timeoutMs: 150, maxRetries: 0 }).stream(ask),
+    );
+    expect(error.message).toMatch(/timed out after 150 ms/);
+    expect(error.retryable).toBe(true);
+    expect(ms).toBeLessThan(2_000);
+    expect(server?.requests).toBe(1);
+  });
 
   it('times out headers followed by silence after timeoutMs', async () => {
     await serve((_req, res) => startSse(res));

@@ -1,0 +1,96 @@
+import type OpenAI from 'openai';
+import { APIError } from 'openai';
+import { readText } from './readText.js';
+
+/** The most of an error body read to report it; the rest is never read. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Where a streamed chat completion goes, and the headers it carries, as the SDK builds them
+ * for this model's own client: its URL (base URL, default query), authorization, user agent
+ * and platform headers, `defaultHeaders`, organization and project.
+ */
+export interface DirectRoute {
+  readonly url: string;
+  /** Header names in lower case, as `Headers` gives them. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly fetch: typeof fetch;
+}
+
+type RequestOptions = Parameters<OpenAI['buildRequest']>[0];
+
+/**
+ * The route of one model, asked of the SDK on the first request and kept: `get()` gives it
+ * at once from then on. A failed attempt to build it is not kept.
+ */
+export class DirectRoutes {
+  readonly #build: () => Promise<DirectRoute>;
+  #route: DirectRoute | undefined;
+  #pending: Promise<DirectRoute> | undefined;
+
+  constructor(client: OpenAI, fetchImpl: typeof fetch, timeoutMs: number) {
+    this.#build = () => directRoute(client, fetchImpl, timeoutMs);
+  }
+
+  /** The route, or the promise of it while the first request builds it. */
+  get(): DirectRoute | Promise<DirectRoute> {
+    if (this.#route) return this.#route;
+    this.#pending ??= this.#build().then(
+      (route) => {
+        this.#route = route;
+        return route;
+      },
+      (error: unknown) => {
+        this.#pending = undefined;
+        throw error;
+      },
+    );
+    return this.#pending;
+  }
+}
+
+/**
+ * Asks the SDK once what it sends with a chat completion on `client` (`buildRequest`: the
+ * URL and headers of a POST to `/chat/completions`), so each request can be sent with
+ * `fetchImpl` directly instead of through the SDK's request machinery (its logging, retry
+ * loop, second abort controller and timeout timer, and a `Headers` built and validated per
+ * request). Only for a client whose headers never change between requests: one
+ * `OpenAIChatModel` made itself from a string API key.
+ */
+export async function directRoute(
+  client: OpenAI,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+): Promise<DirectRoute> {
+  const options: RequestOptions = {
+    method: 'post',
+    path: '/chat/completions',
+    body: {},
+    timeout: timeoutMs,
+  };
+  const { req, url } = await client.buildRequest(options);
+  const headers: [string, string][] = [];
+  new Headers(req.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => {
+    headers.push([name, value]);
+  });
+  return { url, headers, fetch: fetchImpl };
+}
+
+/**
+ * The SDK's error for a response that is not a success (`APIError.generate`: a
+ * `RateLimitError` for a 429, an `InternalServerError` for a 5xx…), from at most 64 KB of
+ * its body (the server's JSON error, or its text), as the SDK reports it.
+ */
+export async function statusError(response: Response): Promise<APIError> {
+  const text = await readText(response, ERROR_BODY_BYTES).catch((error: unknown) =>
+    error instanceof Error ? error.message : String(error),
+  );
+  let json: object | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) json = parsed;
+  } catch {
+    // Not JSON: the text is the message.
+  }
+  return APIError.generate(response.status, json, json ? undefined : text, response.headers);
+}

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
+import { InMemoryMemory } from './inMemoryMemory.js';
 import type { Memory } from './memory.js';
 
 /**
@@ -11,20 +12,30 @@ import type { Memory } from './memory.js';
  * It keeps the ids of the stored messages in a Set, so `add` costs O(1) per message. The Set
  * follows every change made through the wrapper (`delete`, `replace`, `clear`,
  * `loadStateDict`); when the wrapped memory was changed behind its back (its `size` is not
- * what the wrapper last saw), the Set is rebuilt from `messages()` before the next add.
+ * what the wrapper last saw), the Set is rebuilt from `messages()` before the next add. An
+ * `InMemoryMemory` (not a subclass) already stores each id once, so around one the wrapper
+ * keeps no Set.
  */
 export class StoreOnceMemory implements Memory {
   /** The wrapped memory, which holds the messages and the state. */
   readonly inner: Memory;
+  /** Whether the wrapped memory skips repeated ids itself (then no Set is kept here). */
+  readonly #innerStoresOnce: boolean;
   #ids = new Set<string>();
   #seenSize = -1;
 
   constructor(inner: Memory) {
     this.inner = inner;
+    // Exactly an InMemoryMemory: a subclass may store differently.
+    this.#innerStoresOnce = inner.constructor === InMemoryMemory;
   }
 
   /** Appends the messages whose ids are not stored yet (nor repeated earlier in `msgs`), in order. */
   add(msgs: Msg | readonly Msg[]): void {
+    if (this.#innerStoresOnce) {
+      this.inner.add(msgs);
+      return;
+    }
     this.#sync();
     if (!Array.isArray(msgs)) {
       // One Msg (most adds): no list to build around it.
@@ -59,6 +70,10 @@ export class StoreOnceMemory implements Memory {
 
   /** Replaces the whole conversation (a repeated id is kept once). */
   replace(msgs: readonly Msg[]): void {
+    if (this.#innerStoresOnce) {
+      this.inner.replace(msgs);
+      return;
+    }
     const ids = new Set<string>();
     const unique = msgs.filter((msg) => !ids.has(msg.id) && ids.add(msg.id));
     this.inner.replace(unique);

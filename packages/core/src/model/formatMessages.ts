@@ -129,18 +129,24 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
 }
 
 function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): AssistantChatMessage {
-  const toolCalls: ChatToolCall[] = [];
+  const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
+  let calls = 0;
+  for (const block of blocks) if (block.type === 'tool_use') calls++;
+  if (calls === 0) return message;
+  // Sized up front: a request is held for as long as its model call runs, and an array
+  // grown by push keeps room for 17 entries.
+  const toolCalls = new Array<ChatToolCall>(calls);
+  let at = 0;
   for (const block of blocks) {
     if (block.type !== 'tool_use') continue;
     callIds.add(block.id);
-    toolCalls.push({
+    toolCalls[at++] = {
       id: block.id,
       type: 'function',
       function: { name: block.name, arguments: JSON.stringify(block.input) },
-    });
+    };
   }
-  const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  message.tool_calls = toolCalls;
   return message;
 }
 

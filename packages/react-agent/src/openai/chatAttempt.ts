@@ -5,13 +5,13 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import type { Subscriber, TeardownLogic } from 'rxjs';
 import { abortError } from './abortError.js';
 import { type DirectRoute, type DirectRoutes, statusError } from './directRoute.js';
 import { EventStreamDecoder } from './eventStreamDecoder.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
 import { notAnEventStream } from './notAnEventStream.js';
 import { type BodySink, readBody } from './readBody.js';
+import type { AttemptSink } from './retry.js';
 import { type ModelErrorContext, toModelError } from './toModelError.js';
 
 /** The request body of one attempt, streamed or not. */
@@ -34,8 +34,7 @@ export interface AttemptSettings extends ModelErrorContext {
 type TimedOut = 'headers' | 'gap' | 'request' | undefined;
 
 /**
- * One HTTP request of `OpenAIChatModel.stream` (one subscription; the retry operator
- * resubscribes for each attempt). A streamed request goes straight to the transport along
+ * One HTTP request of `OpenAIChatModel.stream` (`runWithRetries` starts one per attempt). A streamed request goes straight to the transport along
  * the route the SDK built for the model's own client (`DirectRoutes`: URL, auth and headers
  * asked of the SDK once), or through the SDK for a client the caller gave; either way a
  * status error becomes the SDK's own error class. The streamed reply is read without the
@@ -52,7 +51,7 @@ type TimedOut = 'headers' | 'gap' | 'request' | undefined;
  */
 export class ChatAttempt implements BodySink {
   readonly #settings: AttemptSettings;
-  readonly #subscriber: Subscriber<ChatChunk>;
+  readonly #subscriber: AttemptSink<ChatChunk>;
   readonly #outer: AbortSignal | undefined;
   readonly #controller = new AbortController();
   #timedOut: TimedOut;
@@ -66,16 +65,16 @@ export class ChatAttempt implements BodySink {
   #decoder: EventStreamDecoder | undefined;
   #stopReading: (() => void) | undefined;
 
-  /** Sends `params` and returns the teardown of the subscription. */
+  /** Sends `params` and returns what stops the attempt. */
   static start(
     settings: AttemptSettings,
     params: ChatParams,
-    subscriber: Subscriber<ChatChunk>,
+    subscriber: AttemptSink<ChatChunk>,
     outer: AbortSignal | undefined,
-  ): TeardownLogic {
+  ): () => void {
     if (outer?.aborted) {
       subscriber.error(abortError(outer.reason));
-      return undefined;
+      return noop;
     }
     const attempt = new ChatAttempt(settings, subscriber, outer);
     attempt.#send(params);
@@ -84,7 +83,7 @@ export class ChatAttempt implements BodySink {
 
   private constructor(
     settings: AttemptSettings,
-    subscriber: Subscriber<ChatChunk>,
+    subscriber: AttemptSink<ChatChunk>,
     outer: AbortSignal | undefined,
   ) {
     this.#settings = settings;
@@ -294,3 +293,5 @@ export class ChatAttempt implements BodySink {
     );
   }
 }
+
+function noop(): void {}

@@ -2,11 +2,11 @@ import type { ChatChunk, ChatModel, ChatRequest, JsonObject } from '@rxagent/cor
 import { InvalidArgumentError } from '@rxagent/core';
 import OpenAI from 'openai';
 import { Observable } from 'rxjs';
-import { type AttemptSettings, ChatAttempt } from './chatAttempt.js';
+import { type AttemptSettings, ChatAttempt, type ChatParams } from './chatAttempt.js';
 import { DirectRoutes } from './directRoute.js';
 import { createNodeFetch } from './nodeFetch.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
-import { type RetryPolicy, retryBeforeFirstValue } from './retry.js';
+import { type AttemptSink, type RetryBeforeFirstValueConfig, runWithRetries } from './retry.js';
 import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
 import { isRetryableModelError, retryAfterOf } from './toModelError.js';
 
@@ -68,7 +68,8 @@ export interface OpenAIChatModelOptions {
 export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
   readonly #settings: ChatRequestSettings;
-  readonly #retry: RetryPolicy;
+  /** The retry policy and how errors are read, shared by every call. */
+  readonly #retry: RetryBeforeFirstValueConfig;
   readonly #timeoutMs: number;
   readonly #attemptSettings: AttemptSettings;
 
@@ -92,6 +93,8 @@ export class OpenAIChatModel implements ChatModel {
       ...(options.maxRetryAfterMs !== undefined && {
         maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs),
       }),
+      isRetryable: isRetryableModelError,
+      retryAfterMs: retryAfterOf,
     };
     const fetchImpl = options.fetch ?? sharedNodeFetch();
     const client = options.client ?? this.#createClient(options, fetchImpl);
@@ -124,27 +127,23 @@ export class OpenAIChatModel implements ChatModel {
    * or aborting `request.signal`, closes the HTTP request at once.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
-    return this.#attempt(request).pipe(
-      retryBeforeFirstValue({
-        ...this.#retry,
-        signal: request.signal,
-        isRetryable: isRetryableModelError,
-        retryAfterMs: retryAfterOf,
-      }),
+    return new Observable<ChatChunk>((subscriber) =>
+      runWithRetries(subscriber, { ...this.#retry, signal: request.signal }, (sink) =>
+        this.#attempt(request, sink),
+      ),
     );
   }
 
-  /** One request per subscription; the retry operator resubscribes for each attempt. */
-  #attempt(request: ChatRequest): Observable<ChatChunk> {
-    return new Observable<ChatChunk>((subscriber) =>
-      // Built per attempt, inside the subscription, so a bad request errors (never throws).
-      ChatAttempt.start(
-        this.#attemptSettings,
-        toChatRequest(request, this.#settings),
-        subscriber,
-        request.signal,
-      ),
-    );
+  /** One request: the body is built per attempt, so a bad request errors (never throws). */
+  #attempt(request: ChatRequest, sink: AttemptSink<ChatChunk>): () => void {
+    let params: ChatParams;
+    try {
+      params = toChatRequest(request, this.#settings);
+    } catch (error) {
+      sink.error(error);
+      return () => {};
+    }
+    return ChatAttempt.start(this.#attemptSettings, params, sink, request.signal);
   }
 
   #baseURLOption(options: OpenAIChatModelOptions): string | undefined {

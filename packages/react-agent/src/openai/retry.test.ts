@@ -1,13 +1,13 @@
 import { isAbortError } from '@rxagent/core';
-import { defer, type Observable } from 'rxjs';
+import { defer, Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import {
   backoffDelayMs,
   parseRetryAfterMs,
   type RetryBeforeFirstValueConfig,
-  retryBeforeFirstValue,
   retryDelayMs,
+  runWithRetries,
 } from './retry.js';
 
 const policy = { maxRetries: 2, baseDelayMs: 500 };
@@ -27,6 +27,16 @@ function attempts(list: Array<() => Observable<string>>) {
     return attempt();
   });
   return { source, state };
+}
+
+/** `source`'s attempts run by `runWithRetries`, as an Observable marble tests can read. */
+function retried<T>(source: Observable<T>, options: RetryBeforeFirstValueConfig): Observable<T> {
+  return new Observable<T>((subscriber) =>
+    runWithRetries(subscriber, options, (sink) => {
+      const subscription = source.subscribe(sink);
+      return () => subscription.unsubscribe();
+    }),
+  );
 }
 
 const config = (over: Partial<RetryBeforeFirstValueConfig> = {}): RetryBeforeFirstValueConfig => ({
@@ -87,7 +97,7 @@ describe('parseRetryAfterMs', () => {
   });
 });
 
-describe('retryBeforeFirstValue', () => {
+describe('runWithRetries', () => {
   it('retries a transient error after the backoff and then emits', () => {
     scheduler().run(({ cold, expectObservable, flush }) => {
       const { source, state } = attempts([
@@ -95,7 +105,7 @@ describe('retryBeforeFirstValue', () => {
         () => cold('#', undefined, transient),
         () => cold('a|'),
       ]);
-      expectObservable(source.pipe(retryBeforeFirstValue(config()))).toBe('1500ms a|');
+      expectObservable(retried(source, config())).toBe('1500ms a|');
       flush();
       expect(state.subscriptions).toBe(3);
     });
@@ -107,11 +117,7 @@ describe('retryBeforeFirstValue', () => {
         () => cold('a#', undefined, transient),
         () => cold('b|'),
       ]);
-      expectObservable(source.pipe(retryBeforeFirstValue(config()))).toBe(
-        'a#',
-        undefined,
-        transient,
-      );
+      expectObservable(retried(source, config())).toBe('a#', undefined, transient);
       flush();
       expect(state.subscriptions).toBe(1);
     });
@@ -120,7 +126,7 @@ describe('retryBeforeFirstValue', () => {
   it('does not retry an error that is not retryable', () => {
     scheduler().run(({ cold, expectObservable, flush }) => {
       const { source, state } = attempts([() => cold('#', undefined, fatal), () => cold('a|')]);
-      expectObservable(source.pipe(retryBeforeFirstValue(config()))).toBe('#', undefined, fatal);
+      expectObservable(retried(source, config())).toBe('#', undefined, fatal);
       flush();
       expect(state.subscriptions).toBe(1);
     });
@@ -129,7 +135,7 @@ describe('retryBeforeFirstValue', () => {
   it('errors with the last error once maxRetries are spent', () => {
     scheduler().run(({ cold, expectObservable, flush }) => {
       const { source, state } = attempts([() => cold('#', undefined, transient)]);
-      const result = source.pipe(retryBeforeFirstValue(config()));
+      const result = retried(source, config());
       expectObservable(result).toBe('1500ms #', undefined, transient);
       flush();
       expect(state.subscriptions).toBe(3);
@@ -139,7 +145,7 @@ describe('retryBeforeFirstValue', () => {
   it("waits the server's retry-after instead of the backoff", () => {
     scheduler().run(({ cold, expectObservable }) => {
       const { source } = attempts([() => cold('#', undefined, transient), () => cold('a|')]);
-      const result = source.pipe(retryBeforeFirstValue(config({ retryAfterMs: () => 40 })));
+      const result = retried(source, config({ retryAfterMs: () => 40 }));
       expectObservable(result).toBe('40ms a|');
     });
   });
@@ -149,7 +155,7 @@ describe('retryBeforeFirstValue', () => {
     testScheduler.run(({ cold, flush }) => {
       const controller = new AbortController();
       const { source, state } = attempts([() => cold('#', undefined, transient), () => cold('a|')]);
-      const result = source.pipe(retryBeforeFirstValue(config({ signal: controller.signal })));
+      const result = retried(source, config({ signal: controller.signal }));
       let failure: { error: unknown; at: number } | undefined;
       cold('100ms x').subscribe(() => controller.abort());
       result.subscribe({
@@ -165,7 +171,7 @@ describe('retryBeforeFirstValue', () => {
   it('cancels the backoff timer on unsubscribe, so no retry is made', () => {
     scheduler().run(({ cold, expectObservable, flush }) => {
       const { source, state } = attempts([() => cold('#', undefined, transient), () => cold('a|')]);
-      expectObservable(source.pipe(retryBeforeFirstValue(config())), '^ 100ms !').toBe('');
+      expectObservable(retried(source, config()), '^ 100ms !').toBe('');
       flush();
       expect(state.subscriptions).toBe(1);
     });

@@ -1,4 +1,4 @@
-import { type MonoTypeOperatorFunction, Observable, type Subscription, timer } from 'rxjs';
+import { asyncScheduler, type Subscription } from 'rxjs';
 import { abortError } from './abortError.js';
 
 /** How often and how long to wait before retrying a failed request. */
@@ -67,7 +67,7 @@ export function parseRetryAfterMs(headers: HeaderReader | undefined, now = Date.
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** What `retryBeforeFirstValue` needs beyond the policy. */
+/** What `runWithRetries` needs beyond the policy. */
 export interface RetryBeforeFirstValueConfig extends RetryPolicy {
   /** Whether an error is transient (429, 5xx, timeout, connection). */
   readonly isRetryable: (error: unknown) => boolean;
@@ -78,83 +78,112 @@ export interface RetryBeforeFirstValueConfig extends RetryPolicy {
   readonly random?: () => number;
 }
 
-/**
- * Resubscribes to the source after a transient error, but only while it has emitted
- * nothing: a retry must never replay values already delivered. Waits per `retryDelayMs`;
- * the wait is a timer, so unsubscribing cancels it and `signal` aborts it (the result
- * then errors with an `AbortError`). Errors with the last error once retries run out or
- * when the error is not retryable.
- *
- * Written as one `new Observable` rather than `defer` + `tap` + `retry`: every chunk of a
- * model stream passes through it, and each operator layer is a subscriber per chunk and a
- * set of closures held for as long as the request is open.
- */
-export function retryBeforeFirstValue<T>(
-  config: RetryBeforeFirstValueConfig,
-): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let emitted = false;
-      let retries = 0;
-      let attempt: Subscription | undefined;
-      let wait: Subscription | undefined;
-      const start = (): void => {
-        attempt = source.subscribe({
-          next: (value) => {
-            emitted = true;
-            subscriber.next(value);
-          },
-          error: (error: unknown) => retryOrFail(error),
-          complete: () => subscriber.complete(),
-        });
-      };
-      const retryOrFail = (error: unknown): void => {
-        let delay: number | undefined;
-        try {
-          delay = retries < config.maxRetries ? delayBeforeRetry(error) : undefined;
-        } catch (thrown) {
-          // A throwing isRetryable/retryAfterMs errors the result, as it did inside retry().
-          subscriber.error(thrown);
-          return;
-        }
-        if (delay === undefined) {
-          subscriber.error(error);
-          return;
-        }
-        retries += 1;
-        wait = abortableTimer(delay, config.signal).subscribe({
-          next: () => {
-            wait?.unsubscribe();
-            start();
-          },
-          error: (abort: unknown) => subscriber.error(abort),
-        });
-      };
-      /** The wait before the next retry, or `undefined` when `error` must not be retried. */
-      const delayBeforeRetry = (error: unknown): number | undefined => {
-        if (emitted || !config.isRetryable(error)) return undefined;
-        return retryDelayMs(retries + 1, config, config.retryAfterMs?.(error), config.random);
-      };
-      start();
-      return () => {
-        attempt?.unsubscribe();
-        wait?.unsubscribe();
-      };
-    });
+/** Where an attempt delivers its values and its end: `subscriber`-like. */
+export interface AttemptSink<T> {
+  next(value: T): void;
+  error(error: unknown): void;
+  complete(): void;
 }
 
-function abortableTimer(ms: number, signal: AbortSignal | undefined): Observable<0> {
-  return new Observable<0>((subscriber) => {
-    if (signal?.aborted) {
-      subscriber.error(abortError(signal.reason));
+/** Starts one attempt delivering to `sink`; returns what stops it. */
+export type StartAttempt<T> = (sink: AttemptSink<T>) => () => void;
+
+/**
+ * Runs attempts (`start`) into `subscriber` until one completes, retrying after a transient
+ * error, but only while nothing has been emitted: a retry must never replay values already
+ * delivered. Waits per `retryDelayMs` on the async scheduler; unsubscribing (the returned
+ * teardown) cancels the wait and stops the running attempt, and `signal` aborts the wait
+ * (the result then errors with an `AbortError`). Errors with the last error once retries
+ * run out or when the error is not retryable.
+ *
+ * One object between the attempts and the subscriber, rather than an operator over an
+ * Observable per attempt: every chunk of a model stream passes through it, and a parked
+ * model call holds it for as long as it waits.
+ */
+export function runWithRetries<T>(
+  subscriber: AttemptSink<T>,
+  config: RetryBeforeFirstValueConfig,
+  start: StartAttempt<T>,
+): () => void {
+  const run = new RetryingRun(subscriber, config, start);
+  run.attempt();
+  return () => run.stop();
+}
+
+class RetryingRun<T> implements AttemptSink<T> {
+  readonly #subscriber: AttemptSink<T>;
+  readonly #config: RetryBeforeFirstValueConfig;
+  readonly #start: StartAttempt<T>;
+  #emitted = false;
+  #retries = 0;
+  #stopAttempt: (() => void) | undefined;
+  #wait: Subscription | undefined;
+
+  constructor(
+    subscriber: AttemptSink<T>,
+    config: RetryBeforeFirstValueConfig,
+    start: StartAttempt<T>,
+  ) {
+    this.#subscriber = subscriber;
+    this.#config = config;
+    this.#start = start;
+  }
+
+  attempt(): void {
+    this.#wait = undefined;
+    this.#config.signal?.removeEventListener('abort', this.#onAbort);
+    this.#stopAttempt = this.#start(this);
+  }
+
+  next(value: T): void {
+    this.#emitted = true;
+    this.#subscriber.next(value);
+  }
+
+  complete(): void {
+    this.#subscriber.complete();
+  }
+
+  error(error: unknown): void {
+    let delay: number | undefined;
+    try {
+      delay = this.#delayBeforeRetry(error);
+    } catch (thrown) {
+      // A throwing isRetryable/retryAfterMs errors the result.
+      this.#subscriber.error(thrown);
       return;
     }
-    const onAbort = () => subscriber.error(abortError(signal?.reason));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const subscription = timer(ms).subscribe(subscriber);
-    return () => {
-      subscription.unsubscribe();
-      signal?.removeEventListener('abort', onAbort);
-    };
-  });
+    if (delay === undefined) {
+      this.#subscriber.error(error);
+      return;
+    }
+    const signal = this.#config.signal;
+    if (signal?.aborted) {
+      this.#subscriber.error(abortError(signal.reason));
+      return;
+    }
+    this.#retries += 1;
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#wait = asyncScheduler.schedule(() => this.attempt(), delay);
+  }
+
+  stop(): void {
+    this.#stopAttempt?.();
+    this.#wait?.unsubscribe();
+    this.#config.signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  readonly #onAbort = (): void => {
+    this.#wait?.unsubscribe();
+    this.#subscriber.error(abortError(this.#config.signal?.reason));
+  };
+
+  /** The wait before the next retry, or `undefined` when `error` must not be retried. */
+  #delayBeforeRetry(error: unknown): number | undefined {
+    const config = this.#config;
+    if (this.#emitted || this.#retries >= config.maxRetries || !config.isRetryable(error)) {
+      return undefined;
+    }
+    return retryDelayMs(this.#retries + 1, config, config.retryAfterMs?.(error), config.random);
+  }
 }

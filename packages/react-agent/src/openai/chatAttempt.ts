@@ -53,7 +53,10 @@ export class ChatAttempt implements BodySink {
   readonly #settings: AttemptSettings;
   readonly #subscriber: AttemptSink<ChatChunk>;
   readonly #outer: AbortSignal | undefined;
-  readonly #controller = new AbortController();
+  /** Whether this attempt aborted its request (unsubscribed, timed out, or the caller aborted). */
+  #aborted = false;
+  /** Aborts the request in flight; set when it is sent. */
+  #abortRequest: ((reason?: unknown) => void) | undefined;
   #timedOut: TimedOut;
   #settled = false;
   #headersSeen = false;
@@ -104,12 +107,11 @@ export class ChatAttempt implements BodySink {
   end(error?: unknown): void {
     this.#decoder?.end();
     if (error !== undefined) this.#fail(error);
-    else if (!this.#finished && !this.#controller.signal.aborted) this.#fail(this.#cutStream());
+    else if (!this.#finished && !this.#aborted) this.#fail(this.#cutStream());
     else this.#complete();
   }
 
   #send(params: ChatParams): void {
-    const options = { signal: this.#controller.signal, timeout: this.#settings.timeoutMs };
     const completions = this.#settings.client.chat.completions;
     const routes = this.#settings.routes;
     if (params.stream === true && routes) {
@@ -122,17 +124,17 @@ export class ChatAttempt implements BodySink {
       } else this.#sendDirect(route, params);
     } else if (params.stream === true) {
       completions
-        .create(params, options)
+        .create(params, this.#sdkOptions())
         .asResponse()
         .then((response) => this.#onResponse(response))
         .catch((error: unknown) => this.#fail(error));
     } else {
       this.#armWatchdog();
       completions
-        .create(params, options)
+        .create(params, this.#sdkOptions())
         .then((completion) => {
           if (this.#settled) return;
-          if (this.#controller.signal.aborted) return this.#fail(undefined);
+          if (this.#aborted) return this.#fail(undefined);
           this.#subscriber.next(fromChatCompletion(completion));
           this.#complete();
         })
@@ -140,17 +142,40 @@ export class ChatAttempt implements BodySink {
     }
   }
 
-  /** Sends a streamed request along `route`, bounding the wait for headers by `timeoutMs`. */
+  /** The SDK's options for one request: the attempt's own signal and the timeout. */
+  #sdkOptions(): { signal: AbortSignal; timeout: number } {
+    return { signal: this.#newSignal(), timeout: this.#settings.timeoutMs };
+  }
+
+  /** A signal that aborting this attempt aborts. */
+  #newSignal(): AbortSignal {
+    const controller = new AbortController();
+    this.#abortRequest = (reason) => controller.abort(reason);
+    return controller.signal;
+  }
+
+  /**
+   * Sends a streamed request along `route`, bounding the wait for headers by `timeoutMs`.
+   * On `createNodeFetch` the request is aborted through its own handle, with no
+   * `AbortController` (and no listener on it) per request.
+   */
   #sendDirect(route: DirectRoute, params: ChatParams): void {
     if (this.#settled) return;
+    let body: string;
+    try {
+      body = JSON.stringify(params);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
     this.#armWatchdog();
-    route
-      .fetch(route.url, {
-        method: 'POST',
-        headers: route.headers as [string, string][],
-        body: JSON.stringify(params),
-        signal: this.#controller.signal,
-      })
+    const init = { method: 'POST', headers: route.headers as [string, string][], body };
+    const abortable = route.sendAbortable?.(route.url, init);
+    if (abortable) this.#abortRequest = abortable.abort;
+    const response = abortable
+      ? abortable.response
+      : route.fetch(route.url, { ...init, signal: this.#newSignal() });
+    response
       .then(
         (response) => this.#onDirectResponse(response),
         // As the SDK reports it: a connection that failed or was refused.
@@ -207,7 +232,7 @@ export class ChatAttempt implements BodySink {
     if (this.#settled) return;
     this.#settled = true;
     // A body that ended because the request was aborted is not a complete reply.
-    if (this.#controller.signal.aborted) this.#subscriber.error(this.#abortOutcome());
+    if (this.#aborted) this.#subscriber.error(this.#abortOutcome());
     else this.#subscriber.complete();
   }
 
@@ -215,7 +240,7 @@ export class ChatAttempt implements BodySink {
     if (this.#settled) return;
     this.#settled = true;
     this.#stopReading?.();
-    if (this.#controller.signal.aborted) this.#subscriber.error(this.#abortOutcome());
+    if (this.#aborted) this.#subscriber.error(this.#abortOutcome());
     else this.#subscriber.error(toModelError(error, this.#settings));
   }
 
@@ -228,12 +253,12 @@ export class ChatAttempt implements BodySink {
     if (!this.#settled) {
       this.#settled = true;
       this.#stopReading?.();
-      this.#controller.abort();
+      this.#abort();
     }
   }
 
   readonly #onOuterAbort = (): void => {
-    this.#controller.abort(this.#outer?.reason);
+    this.#abort(this.#outer?.reason);
     this.#fail(undefined);
   };
 
@@ -242,9 +267,16 @@ export class ChatAttempt implements BodySink {
     this.#abortInFlight();
   };
 
+  /** Aborts the request in flight, once. */
+  #abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortRequest?.(reason);
+  }
+
   /** Starts the watchdog, or (already running, as while the headers were awaited) resets it. */
   #armWatchdog(): void {
-    if (this.#controller.signal.aborted) return; // unsubscribed while the headers arrived
+    if (this.#aborted) return; // unsubscribed while the headers arrived
     this.#lastActivity = performance.now();
     this.#watchdog ??= setTimeout(this.#check, this.#settings.timeoutMs);
   }
@@ -261,7 +293,7 @@ export class ChatAttempt implements BodySink {
 
   /** A timeout: abort the request and end the attempt now, whatever the transport does. */
   #abortInFlight(): void {
-    this.#controller.abort();
+    this.#abort();
     this.#fail(undefined);
   }
 

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
+import { type SendAbortable, sendAbortableOf } from './nodeFetch.js';
 import { readText } from './readText.js';
 
 /** The most of an error body read to report it; the rest is never read. */
@@ -15,6 +16,8 @@ export interface DirectRoute {
   /** Header names in lower case, as `Headers` gives them. */
   readonly headers: readonly (readonly [string, string])[];
   readonly fetch: typeof fetch;
+  /** `fetch`'s way to send without a signal, when it is a `createNodeFetch` function. */
+  readonly sendAbortable: SendAbortable | undefined;
 }
 
 type RequestOptions = Parameters<OpenAI['buildRequest']>[0];
@@ -73,7 +76,7 @@ export async function directRoute(
   new Headers(req.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => {
     headers.push([name, value]);
   });
-  return { url, headers, fetch: fetchImpl };
+  return { url, headers, fetch: fetchImpl, sendAbortable: sendAbortableOf(fetchImpl) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { InvalidArgumentError } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../../test/httpServer.js';
-import { createNodeFetch } from './nodeFetch.js';
+import { createNodeFetch, sendAbortableOf } from './nodeFetch.js';
 
 async function readAll(response: Response): Promise<string[]> {
   const reader = response.body!.getReader();
@@ -203,6 +203,32 @@ describe('createNodeFetch', () => {
     controller.abort();
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
     await server.closed;
+  });
+
+  it('sends without a signal through its abortable handle, which aborts before or after the headers', async () => {
+    let respond: () => void = () => {};
+    const server = await serve((_req, res) => {
+      respond = () => {
+        res.writeHead(200);
+        res.write('data: 1\n\n');
+      };
+    });
+    const send = sendAbortableOf(createNodeFetch());
+    const waiting = send!(server.url, { method: 'POST', body: '{}' })!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    waiting.abort();
+    await expect(waiting.response).rejects.toMatchObject({ name: 'AbortError' });
+    await server.closed;
+
+    const streaming = send!(server.url, { method: 'POST', body: '{}' })!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    respond();
+    const reader = (await streaming.response).body!.getReader();
+    await reader.read();
+    streaming.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sendAbortableOf(globalThis.fetch)).toBeUndefined();
+    expect(send!('ftp://example.com/', {})).toBeUndefined();
   });
 
   it('closes the connection when the reader cancels the body', async () => {

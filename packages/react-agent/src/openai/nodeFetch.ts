@@ -2,7 +2,7 @@ import type { Agent as HttpAgent, request as httpRequest, IncomingMessage } from
 import type { AgentOptions } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { InvalidArgumentError } from '@rxagent/core';
-import { NodeResponse } from './nodeResponse.js';
+import { type AbortLike, NodeResponse } from './nodeResponse.js';
 
 /** Options of `createNodeFetch`. */
 export interface NodeFetchOptions {
@@ -58,7 +58,8 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     http ??= transportOf(process.getBuiltinModule('node:http'), idleMs);
     return http;
   };
-  return (input, init) => {
+  /** The target of a request this transport sends itself; `undefined` for the global fetch. */
+  const handledTarget = (input: unknown, init: RequestInit | undefined): Target | undefined => {
     const target =
       typeof input === 'string' || input instanceof URL ? targets.get(String(input)) : undefined;
     const body = init?.body;
@@ -69,10 +70,22 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
         body === null ||
         typeof body === 'string' ||
         body instanceof Uint8Array);
-    if (!handled) return globalThis.fetch(input, init);
+    return handled ? target : undefined;
+  };
+  /**
+   * Sends a request; it is aborted through `init.signal`, or through `handle` (a request
+   * sent without a signal, so without an `AbortController` and its listeners per request).
+   */
+  const send = (
+    target: Target,
+    init: RequestInit | undefined,
+    handle?: AbortState,
+  ): Promise<Response> => {
+    const abort: AbortLike | undefined = handle ?? init?.signal ?? undefined;
+    const body = init?.body as string | Uint8Array | null | undefined;
     return new Promise<Response>((resolve, reject) => {
-      const { agent, send } = transport(target.secure);
-      const req = send(
+      const { agent, send: request } = transport(target.secure);
+      const req = request(
         {
           protocol: target.secure ? 'https:' : 'http:',
           hostname: target.hostname,
@@ -96,19 +109,73 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
           resolve(
             empty
               ? new Response(null, head)
-              : (new NodeResponse(decoded(res), init?.signal, head) as unknown as Response),
+              : (new NodeResponse(decoded(res), abort, head) as unknown as Response),
           );
         },
       );
       // After the headers, a failure reaches the body stream; rejecting then is a no-op.
       req.on('error', (error: Error) => {
-        if (init?.signal?.aborted) reject(init.signal.reason);
+        if (abort?.aborted) reject(abort.reason);
         else reject(new TypeError('fetch failed', { cause: error }));
       });
+      if (handle) handle.request = req;
       req.end(body ?? undefined);
       flattenHeaderBlock(req);
     });
   };
+  const nodeFetch: typeof fetch = (input, init) => {
+    const target = handledTarget(input, init);
+    return target ? send(target, init) : globalThis.fetch(input, init);
+  };
+  const sendAbortable: SendAbortable = (url, init) => {
+    const target = handledTarget(url, init);
+    if (!target) return undefined;
+    const handle = new AbortState();
+    return { response: send(target, init, handle), abort: (reason) => handle.abort(reason) };
+  };
+  return Object.defineProperty(nodeFetch, SEND_ABORTABLE, { value: sendAbortable });
+}
+
+/** A request sent without a signal: its response, and what aborts it as a signal would. */
+export interface AbortableRequest {
+  readonly response: Promise<Response>;
+  abort(reason?: unknown): void;
+}
+
+/**
+ * Sends a request like the fetch it belongs to, aborted by the returned handle instead of a
+ * signal; `undefined` when the request is one this transport hands to the global fetch.
+ */
+export type SendAbortable = (
+  url: string,
+  init: Omit<RequestInit, 'signal'>,
+) => AbortableRequest | undefined;
+
+/**
+ * Where a `createNodeFetch` function keeps its `SendAbortable` (not part of the public API:
+ * `OpenAIChatModel` sends its streamed requests through it, with no `AbortController` per
+ * request).
+ */
+export const SEND_ABORTABLE: unique symbol = Symbol('rxagent.sendAbortable');
+
+/** `sendAbortable` of `fetchImpl` when it is a `createNodeFetch` function. */
+export function sendAbortableOf(fetchImpl: typeof fetch): SendAbortable | undefined {
+  return (fetchImpl as { [SEND_ABORTABLE]?: SendAbortable })[SEND_ABORTABLE];
+}
+
+/** The abort state of a request sent without a signal. */
+class AbortState implements AbortLike {
+  aborted = false;
+  reason: unknown;
+  /** The request, once sent. */
+  request: { destroy(error?: Error): unknown } | undefined;
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
+    this.request?.destroy(this.reason instanceof Error ? this.reason : undefined);
+  }
 }
 
 /**

@@ -1,5 +1,11 @@
 import { finished, type Readable } from 'node:stream';
 
+/** Whether a request was aborted and why: an `AbortSignal`, or a request's own abort state. */
+export interface AbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
+
 /**
  * `Response` as a base class whose body members a subclass may redefine (Node's types declare
  * them as properties, which a subclass cannot turn into accessors or methods).
@@ -22,13 +28,13 @@ export interface NodeResponseInit {
  */
 export class NodeResponse extends ResponseBase {
   readonly #source: Readable;
-  readonly #signal: AbortSignal | null | undefined;
+  readonly #signal: AbortLike | null | undefined;
   readonly #init: NodeResponseInit;
   /** The `Response` over a web stream, built on first use. */
   #web: Response | undefined;
   #taken = false;
 
-  constructor(source: Readable, signal: AbortSignal | null | undefined, init: NodeResponseInit) {
+  constructor(source: Readable, signal: AbortLike | null | undefined, init: NodeResponseInit) {
     // The headers are kept as given, not copied into a second `Headers` by `Response`.
     super(null, { status: init.status, statusText: init.statusText });
     this.#source = source;
@@ -111,7 +117,7 @@ function usedBody(): ReadableStream<Uint8Array> {
  */
 export function webBody(
   source: Readable,
-  signal: AbortSignal | null | undefined,
+  signal: AbortLike | null | undefined,
 ): ReadableStream<Uint8Array> {
   let open = true;
   return new ReadableStream<Uint8Array>(

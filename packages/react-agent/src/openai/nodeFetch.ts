@@ -1,4 +1,9 @@
-import type { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
+import type {
+  Agent as HttpAgent,
+  request as httpRequest,
+  IncomingMessage,
+  RequestOptions,
+} from 'node:http';
 import type { AgentOptions } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { InvalidArgumentError } from '@rxagent/core';
@@ -81,47 +86,19 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     init: RequestInit | undefined,
     handle?: AbortState,
   ): Promise<Response> => {
-    const abort: AbortLike | undefined = handle ?? init?.signal ?? undefined;
     const body = init?.body as string | Uint8Array | null | undefined;
-    return new Promise<Response>((resolve, reject) => {
-      const { agent, send: request } = transport(target.secure);
-      const req = request(
-        {
-          protocol: target.secure ? 'https:' : 'http:',
-          hostname: target.hostname,
-          port: target.port,
-          path: target.path,
-          method: init?.method ?? 'GET',
-          headers: rawHeaders(init?.headers, target.host, body),
-          agent,
-          ...(init?.signal && { signal: init.signal }),
-        },
-        (res) => {
-          const status = res.statusCode ?? 0;
-          const empty = NULL_BODY.has(status);
-          // An unread response keeps its socket busy: drain a body that is never exposed.
-          if (empty) res.resume();
-          const head = {
-            status,
-            statusText: res.statusMessage ?? '',
-            headers: responseHeaders(res),
-          };
-          resolve(
-            empty
-              ? new Response(null, head)
-              : (new NodeResponse(decoded(res), abort, head) as unknown as Response),
-          );
-        },
-      );
-      // After the headers, a failure reaches the body stream; rejecting then is a no-op.
-      req.on('error', (error: Error) => {
-        if (abort?.aborted) reject(abort.reason);
-        else reject(new TypeError('fetch failed', { cause: error }));
-      });
-      if (handle) handle.request = req;
-      req.end(body ?? undefined);
-      flattenHeaderBlock(req);
-    });
+    const { agent, send: request } = transport(target.secure);
+    const options = {
+      protocol: target.secure ? 'https:' : 'http:',
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      method: init?.method ?? 'GET',
+      headers: rawHeaders(init?.headers, target.host, body),
+      agent,
+      ...(init?.signal && { signal: init.signal }),
+    };
+    return sendRequest(request, options, body, handle ?? init?.signal ?? undefined, handle);
   };
   const nodeFetch: typeof fetch = (input, init) => {
     const target = handledTarget(input, init);
@@ -134,6 +111,57 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     return { response: send(target, init, handle), abort: (reason) => handle.abort(reason) };
   };
   return Object.defineProperty(nodeFetch, SEND_ABORTABLE, { value: sendAbortable });
+}
+
+/**
+ * Sends one request. The callbacks that live as long as the request are made by
+ * `answerWith` and `failWith`, outside this scope: a closure made here would keep the body
+ * (kilobytes of JSON) and the options alive for as long as the server takes to answer.
+ */
+function sendRequest(
+  request: typeof httpRequest,
+  options: RequestOptions,
+  body: string | Uint8Array | null | undefined,
+  abort: AbortLike | undefined,
+  handle: AbortState | undefined,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const req = request(options, answerWith(abort, resolve));
+    req.on('error', failWith(abort, reject));
+    if (handle) handle.request = req;
+    req.end(body ?? undefined);
+    flattenHeaderBlock(req);
+  });
+}
+
+/** The response callback: a `Response` whose body streams the decoded readable. */
+function answerWith(
+  abort: AbortLike | undefined,
+  resolve: (response: Response) => void,
+): (res: IncomingMessage) => void {
+  return (res) => {
+    const status = res.statusCode ?? 0;
+    const empty = NULL_BODY.has(status);
+    // An unread response keeps its socket busy: drain a body that is never exposed.
+    if (empty) res.resume();
+    const head = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
+    resolve(
+      empty
+        ? new Response(null, head)
+        : (new NodeResponse(decoded(res), abort, head) as unknown as Response),
+    );
+  };
+}
+
+/** The request's error listener; after the headers a failure reaches the body instead. */
+function failWith(
+  abort: AbortLike | undefined,
+  reject: (reason: unknown) => void,
+): (error: Error) => void {
+  return (error) => {
+    if (abort?.aborted) reject(abort.reason);
+    else reject(new TypeError('fetch failed', { cause: error }));
+  };
 }
 
 /** A request sent without a signal: its response, and what aborts it as a signal would. */

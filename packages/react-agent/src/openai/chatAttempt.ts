@@ -230,7 +230,7 @@ export class ChatAttempt implements BodySink {
 
   #complete(): void {
     if (this.#settled) return;
-    this.#settled = true;
+    this.#settle();
     // A body that ended because the request was aborted is not a complete reply.
     if (this.#aborted) this.#subscriber.error(this.#abortOutcome());
     else this.#subscriber.complete();
@@ -238,23 +238,30 @@ export class ChatAttempt implements BodySink {
 
   #fail(error: unknown): void {
     if (this.#settled) return;
-    this.#settled = true;
+    this.#settle();
     this.#stopReading?.();
     if (this.#aborted) this.#subscriber.error(this.#abortOutcome());
     else this.#subscriber.error(toModelError(error, this.#settings));
   }
 
-  #teardown(): void {
+  /**
+   * Ends the attempt: its timers and its listener on the caller's signal go at once, before
+   * the outcome is told (a retry may start another attempt from inside it).
+   */
+  #settle(): void {
+    this.#settled = true;
     clearTimeout(this.#watchdog);
     clearTimeout(this.#deadline);
     this.#outer?.removeEventListener('abort', this.#onOuterAbort);
-    // Aborting a finished request would only cost a DOMException per request (and the SDK
-    // and the transport would each react to it): abort only a request still in flight.
-    if (!this.#settled) {
-      this.#settled = true;
-      this.#stopReading?.();
-      this.#abort();
-    }
+  }
+
+  #teardown(): void {
+    if (this.#settled) return;
+    this.#settle();
+    this.#stopReading?.();
+    // Only a request still in flight is aborted: aborting a finished one would cost a
+    // DOMException per request (and the SDK and the transport would each react to it).
+    this.#abort();
   }
 
   readonly #onOuterAbort = (): void => {

@@ -386,18 +386,24 @@ describe('OpenAIChatModel.stream', () => {
     expect((error as ModelError).retryable).toBe(true);
   });
 
-  it('leaves no timer behind after a streamed reply or an unsubscribe', async () => {
-    await start('one two three', { text: 'slow', delayMs: 60_000 });
+  it('leaves no timer behind after a streamed reply, a retried failure or an unsubscribe', async () => {
+    await start('one two three', { error: { status: 503, message: 'busy' } }, 'after a retry', {
+      text: 'slow',
+      delayMs: 60_000,
+    });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       await collect(model().stream(request()));
       expect(vi.getTimerCount()).toBe(0);
+      const retried = model({ retryBaseDelayMs: 0 }).stream(request());
+      expect((await collect(retried)).response.text).toBe('after a retry');
+      expect(vi.getTimerCount()).toBe(0);
       const subscription = model().stream(request()).subscribe();
-      await vi.waitFor(() => expect(server.requests).toHaveLength(2), { interval: 5 });
+      await vi.waitFor(() => expect(server.requests).toHaveLength(4), { interval: 5 });
       subscription.unsubscribe();
-      await server.requests[1]!.done;
+      await server.requests[3]!.done;
       await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0), { interval: 5 });
-      expect(server.requests[1]!.aborted).toBe(true);
+      expect(server.requests[3]!.aborted).toBe(true);
     } finally {
       vi.useRealTimers();
     }

@@ -130,6 +130,7 @@ class RetryingRun<T> implements AttemptSink<T> {
   }
 
   attempt(): void {
+    this.#stopAttempt?.(); // the failed attempt released itself; this is only a safeguard
     this.#wait = undefined;
     this.#config.signal?.removeEventListener('abort', this.#onAbort);
     this.#stopAttempt = this.#start(this);

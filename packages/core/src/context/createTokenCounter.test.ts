@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assistantMsg, createMsg, userMsg } from '../message/msg.js';
 import type { ToolSchema } from '../model/chatModel.js';
+import { formatMessages } from '../model/formatMessages.js';
 import type { ContextRequest } from './contextRequest.js';
 import { createTokenCounter } from './createTokenCounter.js';
 import { estimateTokens } from './estimateTokens.js';
@@ -63,5 +64,55 @@ describe('estimateTokens', () => {
     const request = { systemPrompt: '', messages: [userMsg('x'.repeat(400))], tools: [] };
     // 3 + "user"/4 + 400/4 + 3 priming.
     expect(estimateTokens(request)).toBe(Math.ceil(3 + 1 + 100 + 3));
+  });
+
+  it('counts each Msg once and gives what counting the formatted request gives, whatever the history', () => {
+    const formatted = (request: ContextRequest) =>
+      estimateTokens({ ...request, formatter: (msgs, options) => formatMessages(msgs, options) });
+    const use = (id: string) => ({
+      type: 'tool_use' as const,
+      id,
+      name: 'lookup',
+      input: { q: id },
+    });
+    const result = (id: string) => ({
+      type: 'tool_result' as const,
+      id,
+      name: 'lookup',
+      output: `result of ${id}`,
+    });
+    const history = [
+      userMsg('question'),
+      createMsg({ name: 'me', role: 'assistant', content: [use('a'), use('b')] }),
+      createMsg({ name: 'me', role: 'tool', content: [result('a')] }),
+      createMsg({ name: 'user', role: 'user', content: [result('b'), result('orphan')] }),
+      createMsg({ name: 'me', role: 'assistant', content: [use('c'), result('c'), result('a')] }),
+      createMsg({
+        name: 'other',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hi' }, use('d')],
+      }),
+      createMsg({ name: 'me', role: 'tool', content: [result('d')] }),
+      createMsg({ name: 'system', role: 'system', content: [result('c')] }),
+      userMsg('', { name: 'user' }),
+      createMsg({
+        name: 'bob',
+        role: 'user',
+        content: [{ type: 'image', url: 'https://x/y.png' }],
+      }),
+    ];
+    for (let end = 0; end <= history.length; end++) {
+      for (const selfName of [undefined, 'me', 'other']) {
+        const request: ContextRequest = {
+          systemPrompt: end % 2 === 0 ? 'be brief' : '',
+          messages: history.slice(0, end),
+          tools: [tool],
+          ...(selfName !== undefined && { selfName }),
+        };
+        expect(estimateTokens(request), `${end} messages, selfName ${selfName}`).toBe(
+          formatted(request),
+        );
+      }
+    }
   });
 });

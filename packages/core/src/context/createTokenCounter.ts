@@ -1,3 +1,5 @@
+import type { Msg } from '../message/msg.js';
+import { toolOutputText } from '../message/readers.js';
 import type { ChatMessage } from '../model/chatMessage.js';
 import type { ToolSchema } from '../model/chatModel.js';
 import { formatMessages } from '../model/formatMessages.js';
@@ -23,19 +25,91 @@ const PER_IMAGE = 255;
  * name and arguments, tool schemas their name, description and parameters JSON (both
  * approximations of how the provider renders them), an image a fixed 255. The sum is rounded
  * up, so `countText` may return fractions.
+ *
+ * With the default formatter the count is kept per Msg (Msgs are immutable): a request is
+ * counted from each message's own count, computed once, plus its tool results whose call is
+ * in the request, exactly as `formatMessages` keeps them, so counting before every reasoning
+ * step costs a lookup per message instead of formatting the whole conversation again.
  */
 export function createTokenCounter(countText: (text: string) => number): TokenCounter {
+  const perMsg = new WeakMap<Msg, MsgCount>();
+  const countOf = (msg: Msg, selfName: string | undefined): MsgCount => {
+    let count = perMsg.get(msg);
+    if (count === undefined || count.selfName !== selfName) {
+      count = countMsg(msg, selfName, countText);
+      perMsg.set(msg, count);
+    }
+    return count;
+  };
   return (request: ContextRequest): number => {
-    const format = request.formatter ?? formatMessages;
-    const messages = format(request.messages, {
-      systemPrompt: request.systemPrompt,
-      ...(request.selfName !== undefined && { selfName: request.selfName }),
-    });
     let tokens = REPLY_PRIMING;
-    for (const message of messages) tokens += messageTokens(message, countText);
+    const format = request.formatter;
+    if (format === undefined || format === formatMessages) {
+      if (request.systemPrompt) {
+        tokens += messageTokens({ role: 'system', content: request.systemPrompt }, countText);
+      }
+      const callIds = new Set<string>();
+      for (const msg of request.messages) {
+        const count = countOf(msg, request.selfName);
+        tokens += count.own;
+        for (const id of count.callIds) callIds.add(id);
+        for (const [id, result] of count.results) if (callIds.has(id)) tokens += result;
+      }
+    } else {
+      const messages = format(request.messages, {
+        systemPrompt: request.systemPrompt,
+        ...(request.selfName !== undefined && { selfName: request.selfName }),
+      });
+      for (const message of messages) tokens += messageTokens(message, countText);
+    }
     for (const tool of request.tools) tokens += schemaTokens(tool, countText);
     return Math.ceil(tokens);
   };
+}
+
+/**
+ * One Msg's part of a request formatted by `formatMessages`: what it always adds (`own`: the
+ * Msg formatted alone, its own calls' results included), the tool calls it makes, and its
+ * results for calls made elsewhere, which count only when their call is in the request.
+ */
+interface MsgCount {
+  readonly selfName: string | undefined;
+  readonly own: number;
+  readonly callIds: readonly string[];
+  readonly results: readonly (readonly [id: string, tokens: number])[];
+}
+
+function countMsg(
+  msg: Msg,
+  selfName: string | undefined,
+  countText: (text: string) => number,
+): MsgCount {
+  let own = 0;
+  const callIds: string[] = [];
+  for (const message of formatMessages([msg], selfName === undefined ? {} : { selfName })) {
+    own += messageTokens(message, countText);
+    if (message.role === 'assistant')
+      for (const call of message.tool_calls ?? []) callIds.push(call.id);
+  }
+  const results: (readonly [string, number])[] = [];
+  // Results are sent from user and tool Msgs and the agent's own assistant Msgs, as
+  // `formatMessages` does; a system Msg or another agent's turn sends none.
+  const sendsResults =
+    msg.role === 'user' ||
+    msg.role === 'tool' ||
+    (msg.role === 'assistant' &&
+      (selfName === undefined || msg.name === selfName || msg.name === 'assistant'));
+  if (!sendsResults) return { selfName, own, callIds, results };
+  for (const block of msg.content) {
+    if (block.type !== 'tool_result' || callIds.includes(block.id)) continue;
+    const wire: ChatMessage = {
+      role: 'tool',
+      tool_call_id: block.id,
+      content: toolOutputText(block),
+    };
+    results.push([block.id, messageTokens(wire, countText)]);
+  }
+  return { selfName, own, callIds, results };
 }
 
 function messageTokens(message: ChatMessage, countText: (text: string) => number): number {

@@ -182,7 +182,7 @@ export async function longConversation(config: BenchConfig): Promise<SuiteResult
       label: c.label,
       sample: () => timeConversations(c, config.inProcessRuns),
     })),
-    config.rounds,
+    config.inProcessRounds,
     2,
   );
   const cpu = (label: string) => samples.get(label, 'cpu');

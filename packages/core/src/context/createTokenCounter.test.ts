@@ -114,5 +114,12 @@ describe('estimateTokens', () => {
         );
       }
     }
+    // A compaction replaces the oldest messages: nothing counted before is reused wrongly.
+    const compacted = {
+      systemPrompt: '',
+      messages: [userMsg('summary'), ...history.slice(3)],
+      tools: [],
+    };
+    expect(estimateTokens(compacted)).toBe(formatted(compacted));
   });
 });

@@ -26,21 +26,14 @@ const PER_IMAGE = 255;
  * approximations of how the provider renders them), an image a fixed 255. The sum is rounded
  * up, so `countText` may return fractions.
  *
- * With the default formatter the count is kept per Msg (Msgs are immutable): a request is
- * counted from each message's own count, computed once, plus its tool results whose call is
- * in the request, exactly as `formatMessages` keeps them, so counting before every reasoning
- * step costs a lookup per message instead of formatting the whole conversation again.
+ * With the default formatter a request is counted from each message's own count plus its
+ * tool results whose call is in the request, exactly as `formatMessages` keeps them; the
+ * counts of the last request counted are kept (Msgs are immutable), so the next request of
+ * the same conversation, which starts with the same Msgs, counts only the new ones instead
+ * of formatting the whole conversation again before every reasoning step.
  */
 export function createTokenCounter(countText: (text: string) => number): TokenCounter {
-  const perMsg = new WeakMap<Msg, MsgCount>();
-  const countOf = (msg: Msg, selfName: string | undefined): MsgCount => {
-    let count = perMsg.get(msg);
-    if (count === undefined || count.selfName !== selfName) {
-      count = countMsg(msg, selfName, countText);
-      perMsg.set(msg, count);
-    }
-    return count;
-  };
+  let last: CountedMessages | undefined;
   return (request: ContextRequest): number => {
     let tokens = REPLY_PRIMING;
     const format = request.formatter;
@@ -48,9 +41,9 @@ export function createTokenCounter(countText: (text: string) => number): TokenCo
       if (request.systemPrompt) {
         tokens += messageTokens({ role: 'system', content: request.systemPrompt }, countText);
       }
+      last = countMessages(request.messages, request.selfName, countText, last);
       const callIds = new Set<string>();
-      for (const msg of request.messages) {
-        const count = countOf(msg, request.selfName);
+      for (const count of last.counts) {
         tokens += count.own;
         for (const id of count.callIds) callIds.add(id);
         for (const [id, result] of count.results) if (callIds.has(id)) tokens += result;
@@ -67,13 +60,43 @@ export function createTokenCounter(countText: (text: string) => number): TokenCo
   };
 }
 
+/** The counts of the last request's messages, one per Msg, kept for the next request. */
+interface CountedMessages {
+  readonly msgs: readonly Msg[];
+  readonly selfName: string | undefined;
+  readonly counts: readonly MsgCount[];
+}
+
+/**
+ * The count of each of `msgs`, taken from `last` for the Msgs it starts with (memory grows
+ * at its end, so an agent's next request repeats its last one and adds a few), counted for
+ * the rest.
+ */
+function countMessages(
+  msgs: readonly Msg[],
+  selfName: string | undefined,
+  countText: (text: string) => number,
+  last: CountedMessages | undefined,
+): CountedMessages {
+  const counts = new Array<MsgCount>(msgs.length);
+  let i = 0;
+  if (last !== undefined && last.selfName === selfName) {
+    const shared = Math.min(last.msgs.length, msgs.length);
+    while (i < shared && last.msgs[i] === msgs[i]) {
+      counts[i] = last.counts[i]!;
+      i++;
+    }
+  }
+  for (; i < msgs.length; i++) counts[i] = countMsg(msgs[i]!, selfName, countText);
+  return { msgs, selfName, counts };
+}
+
 /**
  * One Msg's part of a request formatted by `formatMessages`: what it always adds (`own`: the
  * Msg formatted alone, its own calls' results included), the tool calls it makes, and its
  * results for calls made elsewhere, which count only when their call is in the request.
  */
 interface MsgCount {
-  readonly selfName: string | undefined;
   readonly own: number;
   readonly callIds: readonly string[];
   readonly results: readonly (readonly [id: string, tokens: number])[];
@@ -99,7 +122,7 @@ function countMsg(
     msg.role === 'tool' ||
     (msg.role === 'assistant' &&
       (selfName === undefined || msg.name === selfName || msg.name === 'assistant'));
-  if (!sendsResults) return { selfName, own, callIds, results };
+  if (!sendsResults) return { own, callIds, results };
   for (const block of msg.content) {
     if (block.type !== 'tool_result' || callIds.includes(block.id)) continue;
     const wire: ChatMessage = {
@@ -109,7 +132,7 @@ function countMsg(
     };
     results.push([block.id, messageTokens(wire, countText)]);
   }
-  return { selfName, own, callIds, results };
+  return { own, callIds, results };
 }
 
 function messageTokens(message: ChatMessage, countText: (text: string) => number): number {

@@ -2,7 +2,8 @@
  * The spread of every budget line over the last N full runs (not part of `pnpm bench`): reads
  * the newest `bench/results/bench-*.json` files of full runs (`--quick` and `--only` runs are
  * skipped) and prints, per budget line, its value in each run, the range, and in how many runs
- * it passed. Usage: `node --import tsx src/tools/budgetSpread.ts [runs=5]`
+ * it passed (a limit measured in each run, such as a noise bound, is shown beside each value).
+ * Usage: `node --import tsx src/tools/budgetSpread.ts [runs=5]`
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,8 +35,16 @@ for (const line of lines) {
   const checks = runs.map((run) => run.budgets.find((b) => b.line === line));
   const values = checks.flatMap((b) => (b ? [b.value] : []));
   const passed = checks.filter((b) => b?.pass).length;
-  const shown = checks.map((b) => (b ? `${fmt(b.value)}${b.pass ? '' : '!'}` : '–')).join('  ');
+  const limits = new Set(checks.flatMap((b) => (b ? [b.limit] : [])));
+  // A limit measured in each run (a noise bound) is shown beside each value.
+  const shown = checks
+    .map((b) => {
+      if (!b) return '–';
+      const limit = limits.size > 1 ? ` (≤ ${fmt(b.limit)})` : '';
+      return `${fmt(b.value)}${limit}${b.pass ? '' : ' MISS'}`;
+    })
+    .join('  ');
   console.log(
-    `${passed}/${runs.length}  ${line}\n      ${shown}   (range ${fmt(Math.min(...values))} – ${fmt(Math.max(...values))})`,
+    `${passed}/${runs.length}  ${line}\n      ${shown}   (range ${fmt(Math.min(...values))} – ${fmt(Math.max(...values))}${limits.size === 1 ? `, limit ${checks.find((b) => b)?.bound === 'min' ? '≥ ' : ''}${fmt([...limits][0]!)}` : ''})`,
   );
 }

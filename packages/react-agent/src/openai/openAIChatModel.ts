@@ -41,7 +41,10 @@ export interface OpenAIChatModelOptions {
   maxRetryAfterMs?: number;
   /** First backoff between retries, doubled per retry, with jitter (default 500). */
   retryBaseDelayMs?: number;
-  /** A preconfigured client (create it with `maxRetries: 0`: this model retries itself). */
+  /**
+   * A preconfigured client (create it with `maxRetries: 0`: this model retries itself). Every
+   * request then goes through the SDK, so its hooks, auth and Azure routing apply to each.
+   */
   client?: OpenAI;
   /**
    * The SDK's transport. Default: a shared keep-alive `node:http`/`node:https` transport
@@ -58,6 +61,11 @@ export interface OpenAIChatModelOptions {
  * A `ChatModel` over the Chat Completions API of OpenAI or any compatible server, using
  * native function calling. Transient failures (429, 5xx, timeouts, connection errors) are
  * retried with backoff, but only before the first chunk has been emitted.
+ *
+ * With a client of its own (no `client` option), a streamed request goes straight to the
+ * transport with the URL and headers the openai SDK built for that client once; the reply's
+ * event stream is decoded byte by byte as it arrives, without the SDK's `Stream`. Requests
+ * without streaming, and every request of a `client` passed in, go through the SDK.
  *
  * @example
  * ```ts
@@ -123,8 +131,9 @@ export class OpenAIChatModel implements ChatModel {
    * `ModelError` (status, server message, `retryable`; `cause` is the SDK error) once
    * retries are spent, also when a stream ends without a `finish_reason` (a cut stream),
    * when a 200 answer is not an event stream (a JSON error, an HTML page) or not a chat
-   * completion, when a chunk is malformed, or after `timeoutMs` / `requestTimeoutMs`; or with an `AbortError` when `request.signal` aborts. Unsubscribing,
-   * or aborting `request.signal`, closes the HTTP request at once.
+   * completion, when a chunk is malformed or reports an error, or after `timeoutMs` /
+   * `requestTimeoutMs`; or with an `AbortError` when `request.signal` aborts.
+   * Unsubscribing, or aborting `request.signal`, closes the HTTP request at once.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
     return new Observable<ChatChunk>((subscriber) =>

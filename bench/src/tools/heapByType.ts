@@ -12,26 +12,15 @@ import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
-import { delay, settledHeap } from '../lib/stats.js';
+import { takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import { delay } from '../lib/stats.js';
 import { PARK_PROMPT } from '../scenario/conversation.js';
 import { ServerProcess } from '../server/serverProcess.js';
-
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-  nodes: number[];
-  strings: string[];
-}
 
 async function snapshotByType(
   session: Session,
 ): Promise<Map<string, { count: number; bytes: number }>> {
-  await settledHeap();
-  const chunks: string[] = [];
-  const onChunk = (message: { params: { chunk: string } }) => chunks.push(message.params.chunk);
-  session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  await session.post('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const snap = JSON.parse(chunks.join('')) as Snapshot;
+  const snap = await takeHeapSnapshot(session);
   const fields = snap.snapshot.meta.node_fields;
   const types = snap.snapshot.meta.node_types[0];
   const width = fields.length;

@@ -12,23 +12,10 @@ import { BenchModel } from '../contenders/benchModel.js';
 import type { Contender } from '../contenders/contender.js';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
-import { delay, settledHeap } from '../lib/stats.js';
+import { takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import { delay } from '../lib/stats.js';
 import { PARK_PROMPT } from '../scenario/conversation.js';
 import { ServerProcess } from '../server/serverProcess.js';
-
-interface Snapshot {
-  snapshot: {
-    meta: {
-      node_fields: string[];
-      node_types: [string[]];
-      edge_fields: string[];
-      edge_types: [string[]];
-    };
-  };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
 
 /** Bytes and count of the matching objects, by `holder.edge`. */
 async function byHolder(
@@ -36,13 +23,7 @@ async function byHolder(
   wanted: string,
   depth: number,
 ): Promise<Map<string, number[]>> {
-  await settledHeap();
-  const chunks: string[] = [];
-  const onChunk = (message: { params: { chunk: string } }) => chunks.push(message.params.chunk);
-  session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  await session.post('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const snap = JSON.parse(chunks.join('')) as Snapshot;
+  const snap = await takeHeapSnapshot(session);
   const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
   const width = node_fields.length;
   const edgeWidth = edge_fields.length;

@@ -187,6 +187,7 @@ export class ChatAttempt implements BodySink {
   }
 
   async #onDirectResponse(response: Response): Promise<void> {
+    if (this.#settled) return; // ended meanwhile: the request was aborted, its body with it
     if (!response.ok) {
       this.#headersSeen = true;
       throw await statusError(response);

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { ChatResponseAccumulator, type Msg, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerSse, type FaultServer, startFaultServer } from './faults/faultServer.js';
 
@@ -22,11 +22,6 @@ const files = readdirSync(dir).filter((name) => name.endsWith('.sse') || name.en
 const fixtures = files.filter((name) => name !== 'expected.json');
 
 let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /** A small seeded PRNG (mulberry32): the same file always splits the same way. */
 function seeded(text: string): () => number {

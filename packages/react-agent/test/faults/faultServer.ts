@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** Writes one response; `n` counts requests from 1; `body` is the request body. */
 export type FaultHandler = (
@@ -19,7 +20,17 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-/** Starts a loopback server on a free port answering every request with `handler`. */
+/** Servers still open; each is closed after the test that started it. */
+const open = new Set<FaultServer>();
+
+afterEach(async () => {
+  for (const server of [...open]) await server.close();
+});
+
+/**
+ * Starts a loopback server on a free port answering every request with `handler`. It is
+ * closed after the test (or earlier, by `close()`).
+ */
 export async function startFaultServer(handler: FaultHandler): Promise<FaultServer> {
   let requests = 0;
   const sockets = new Set<Socket>();
@@ -36,17 +47,21 @@ export async function startFaultServer(handler: FaultHandler): Promise<FaultServ
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fault: FaultServer = {
     baseURL: `http://127.0.0.1:${port}/v1`,
     get requests() {
       return requests;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: () => {
+      open.delete(fault);
+      return new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
+  open.add(fault);
+  return fault;
 }
 
 /** A chunk object as a Chat Completions SSE `data:` line pair. */

@@ -2,7 +2,7 @@ import { type ChatChunk, ChatResponseAccumulator, ModelError } from '@rxagent/co
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '@rxagent/react-agent';
 import OpenAI from 'openai';
 import { lastValueFrom, type Observable, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   answerSse,
   deltaChunk,
@@ -14,11 +14,6 @@ import {
 } from './faultServer.js';
 
 let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 async function serve(handler: FaultHandler): Promise<FaultServer> {
   server = await startFaultServer(handler);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   answerSse,
   deltaChunk,
@@ -12,11 +12,6 @@ import {
 } from './faultServer.js';
 
 let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const toolCallAt = (index: unknown) =>
   sseData(

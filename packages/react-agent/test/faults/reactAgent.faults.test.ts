@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { ModelError, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   answerSse,
@@ -14,11 +14,6 @@ import {
 } from './faultServer.js';
 
 let server: FaultServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /** Faults a first request can meet; each leaves the agent callable. */
 const faults: [string, (res: ServerResponse) => void, RegExp][] = [

@@ -1,7 +1,8 @@
-import { type Hook, type HookEventType, userMsg } from '@rxagent/core';
+import { userMsg } from '@rxagent/core';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
+import { noopHook, TURN_EVENTS } from '../contenders/noopHook.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
@@ -9,21 +10,6 @@ import { pairDifferences, summarize } from '../lib/stats.js';
 import { timeConversations } from '../lib/timeConversations.js';
 import { CALLS_PER_RUN, SYSTEM_PROMPT, USER_PROMPT } from '../scenario/conversation.js';
 import { benchToolkit } from '../scenario/tools.js';
-
-/** A synchronous no-op hook listening to `events` (all when absent). */
-function noopHook(events?: HookEventType[]): Hook {
-  return { name: 'noop', onEvent: () => undefined, ...(events && { events }) };
-}
-
-/** Every event of a turn except the per-chunk ones. */
-const TURN_EVENTS: HookEventType[] = [
-  'preCall',
-  'postCall',
-  'preReasoning',
-  'postReasoning',
-  'preActing',
-  'postActing',
-];
 
 /** How many chunk events one conversation would build (counted once with a chunk hook). */
 async function chunkEventsPerRun(): Promise<number> {

@@ -5,17 +5,13 @@
  * (`rxagent`, `hand`, or `turn-hook`: rxagent with one no-op hook on the turn events, not
  * the chunk ones, as the chunkFreeHook suite runs it).
  */
-import type { Hook } from '@rxagent/core';
 import { handLoopInProcess, rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
+import { noopHook, TURN_EVENTS } from '../contenders/noopHook.js';
 import { CpuProfile } from '../lib/cpuProfile.js';
 import { USER_PROMPT } from '../scenario/conversation.js';
 
 const [which = 'rxagent', runs = '3000', out] = process.argv.slice(2);
-const turnHook: Hook = {
-  name: 'noop',
-  onEvent: () => undefined,
-  events: ['preCall', 'postCall', 'preReasoning', 'postReasoning', 'preActing', 'postActing'],
-};
+const turnHook = noopHook(TURN_EVENTS);
 const contender =
   which === 'rxagent'
     ? rxagentInProcess()

@@ -11,10 +11,10 @@
  * client's allocations count); there `fetch` and `sdk` count the hand-written loops.
  */
 import { Session } from 'node:inspector/promises';
-import type { Hook } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess } from '../contenders/inProcess.js';
+import { noopHook, TURN_EVENTS } from '../contenders/noopHook.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { FINAL_ANSWER, USER_PROMPT } from '../scenario/conversation.js';
@@ -30,11 +30,7 @@ if (!dir) throw new Error('usage: workCount.ts <buildDir>|hand [conversations]')
 // `hand` counts the hand-written loop (on the bench's own build) for reference.
 const hand = dir === 'hand' ? handLoopInProcess() : undefined;
 // --turn-hook: one synchronous no-op hook on the turn events (not the chunk ones).
-const turnHook: Hook = {
-  name: 'noop',
-  onEvent: () => undefined,
-  events: ['preCall', 'postCall', 'preReasoning', 'postReasoning', 'preActing', 'postActing'],
-};
+const turnHook = noopHook(TURN_EVENTS);
 const hooks = args.includes('--turn-hook') ? [turnHook] : [];
 const server = args.includes('--http') ? await ServerProcess.start() : undefined;
 /** The conversation over HTTP: a hand-written loop, or `build` on `OpenAIChatModel`. */

@@ -6,7 +6,7 @@ import { type AttemptSettings, ChatAttempt, type ChatParams } from './chatAttemp
 import { DirectRoutes } from './directRoute.js';
 import { createNodeFetch } from './nodeFetch.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
-import { type AttemptSink, type RetryBeforeFirstValueConfig, runWithRetries } from './retry.js';
+import { type AttemptSink, type RetryConfig, runWithRetries } from './retry.js';
 import { type ChatRequestSettings, defaultMaxTokensField, toChatRequest } from './toChatRequest.js';
 import { isRetryableModelError, retryAfterOf } from './toModelError.js';
 
@@ -77,7 +77,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly modelName: string;
   readonly #settings: ChatRequestSettings;
   /** The retry policy and how errors are read, shared by every call. */
-  readonly #retry: RetryBeforeFirstValueConfig;
+  readonly #retry: RetryConfig;
   readonly #timeoutMs: number;
   readonly #attemptSettings: AttemptSettings;
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   backoffDelayMs,
   parseRetryAfterMs,
-  type RetryBeforeFirstValueConfig,
+  type RetryConfig,
   retryDelayMs,
   runWithRetries,
 } from './retry.js';
@@ -30,7 +30,7 @@ function attempts(list: Array<() => Observable<string>>) {
 }
 
 /** `source`'s attempts run by `runWithRetries`, as an Observable marble tests can read. */
-function retried<T>(source: Observable<T>, options: RetryBeforeFirstValueConfig): Observable<T> {
+function retried<T>(source: Observable<T>, options: RetryConfig): Observable<T> {
   return new Observable<T>((subscriber) =>
     runWithRetries(subscriber, options, (sink) => {
       const subscription = source.subscribe(sink);
@@ -39,7 +39,7 @@ function retried<T>(source: Observable<T>, options: RetryBeforeFirstValueConfig)
   );
 }
 
-const config = (over: Partial<RetryBeforeFirstValueConfig> = {}): RetryBeforeFirstValueConfig => ({
+const config = (over: Partial<RetryConfig> = {}): RetryConfig => ({
   ...policy,
   isRetryable: (error) => error === transient,
   random: () => 0,

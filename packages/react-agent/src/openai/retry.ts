@@ -68,7 +68,7 @@ export function parseRetryAfterMs(headers: HeaderReader | undefined, now = Date.
 }
 
 /** What `runWithRetries` needs beyond the policy. */
-export interface RetryBeforeFirstValueConfig extends RetryPolicy {
+export interface RetryConfig extends RetryPolicy {
   /** Whether an error is transient (429, 5xx, timeout, connection). */
   readonly isRetryable: (error: unknown) => boolean;
   /** The wait the server asked for with this error, if any. */
@@ -102,7 +102,7 @@ export type StartAttempt<T> = (sink: AttemptSink<T>) => () => void;
  */
 export function runWithRetries<T>(
   subscriber: AttemptSink<T>,
-  config: RetryBeforeFirstValueConfig,
+  config: RetryConfig,
   start: StartAttempt<T>,
 ): () => void {
   const run = new RetryingRun(subscriber, config, start);
@@ -112,18 +112,14 @@ export function runWithRetries<T>(
 
 class RetryingRun<T> implements AttemptSink<T> {
   readonly #subscriber: AttemptSink<T>;
-  readonly #config: RetryBeforeFirstValueConfig;
+  readonly #config: RetryConfig;
   readonly #start: StartAttempt<T>;
   #emitted = false;
   #retries = 0;
   #stopAttempt: (() => void) | undefined;
   #wait: Subscription | undefined;
 
-  constructor(
-    subscriber: AttemptSink<T>,
-    config: RetryBeforeFirstValueConfig,
-    start: StartAttempt<T>,
-  ) {
+  constructor(subscriber: AttemptSink<T>, config: RetryConfig, start: StartAttempt<T>) {
     this.#subscriber = subscriber;
     this.#config = config;
     this.#start = start;

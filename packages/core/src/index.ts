@@ -165,6 +165,8 @@ export {
   sanitizeName,
 } from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
+export { checkAgentOptions } from './options/checkAgentOptions.js';
+export { checkOptions, suggestOption } from './options/checkOptions.js';
 export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
 export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
 export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';

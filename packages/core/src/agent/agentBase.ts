@@ -9,6 +9,7 @@ import { newId } from '../internal/newId.js';
 import { callInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
 import { createMsg, type Msg } from '../message/msg.js';
+import { checkAgentOptions } from '../options/checkAgentOptions.js';
 import type { StateModule } from '../state/stateModule.js';
 import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
@@ -48,6 +49,15 @@ export interface AgentBaseOptions {
  * ```
  */
 export abstract class AgentBase implements Agent {
+  /**
+   * The option names this class adds to its base class's. When every class from the one
+   * being constructed up to AgentBase declares its own `optionKeys`, the constructor rejects
+   * any other key with a TypeError naming it (and the name it was likely meant as). A
+   * subclass that adds options opts in by declaring them:
+   * `static override readonly optionKeys = ['greeting']`.
+   */
+  static readonly optionKeys: readonly string[] = ['name', 'description', 'hooks', 'id'];
+
   readonly id: string;
   readonly name: string;
   readonly description: string;
@@ -60,6 +70,7 @@ export abstract class AgentBase implements Agent {
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
+    checkAgentOptions(new.target, AgentBase, options);
     this.name = checkAgentName(new.target.name, options);
     this.id = options.id ?? newId();
     this.description = options.description ?? '';

@@ -40,6 +40,12 @@ export class AgUiEventMapper {
   /** Streamed tool-call index → id, for the model turn `#callsTurn`. */
   #callsByIndex = new Map<number, string>();
   #callsTurn: string | undefined;
+  /**
+   * TOOL_CALL_RESULTs of results the call's input supplies, held back until the agent shows
+   * it accepted them (its next event): an agent that rejects them (a result for a call
+   * that never waited) fails instead, and nothing is sent for a call that does not exist.
+   */
+  #supplied: Event[] = [];
   #finished = false;
 
   constructor(ids: AgUiRunIds) {
@@ -63,13 +69,28 @@ export class AgUiEventMapper {
   /** The AG-UI events of one `stream()` event. */
   next(event: AgentEvent): readonly Event[] {
     if (this.#finished) return NONE;
+    if (event.type === 'preCall') {
+      this.#supplied = suppliedResults(event.input);
+      return NONE;
+    }
+    if (event.type === 'error') {
+      // The call failed before anything else happened: the agent took none of the results.
+      this.#supplied = [];
+      return NONE;
+    }
+    const out = this.#map(event);
+    if (this.#supplied.length === 0) return out;
+    const supplied = this.#supplied;
+    this.#supplied = [];
+    return [...supplied, ...out];
+  }
+
+  #map(event: AgentEvent): readonly Event[] {
     switch (event.type) {
       case 'reasoningChunk':
         return this.#chunk(event);
       case 'postReasoning':
         return this.#reasoned(event.reply);
-      case 'preCall':
-        return this.#suppliedResults(event.input);
       case 'postActing':
         return [...this.#closeMessages([]), resultEvent(event.result)];
       case 'reply':
@@ -83,6 +104,7 @@ export class AgUiEventMapper {
   fail(error: unknown): Event[] {
     if (this.#finished) return [];
     this.#finished = true;
+    this.#supplied = [];
     const out = this.#closeMessages([]);
     this.#closeCalls(out);
     out.push({
@@ -91,15 +113,6 @@ export class AgUiEventMapper {
       ...(error instanceof AgentError && { code: error.code }),
       timestamp: Date.now(),
     });
-    return out;
-  }
-
-  /** Tool results the call's input supplies (answers to pending calls, e.g. denials). */
-  #suppliedResults(input: readonly Msg[]): readonly Event[] {
-    const out: Event[] = [];
-    for (const msg of input) {
-      if (msg.role === 'tool') for (const result of toolResults(msg)) out.push(resultEvent(result));
-    }
     return out;
   }
 
@@ -170,7 +183,6 @@ export class AgUiEventMapper {
   }
 
   #finish(reply: Msg): Event[] {
-    this.#finished = true;
     const out = this.#closeMessages([]);
     this.#sendUnstreamedText(reply, out);
     this.#sendCalls(pendingCallsOf(reply).calls, reply.id, out);
@@ -189,6 +201,8 @@ export class AgUiEventMapper {
       },
       ...(usage !== undefined && { usage: [usage] }),
     });
+    // Only now: if anything above throws, `fail()` still ends the run with RUN_ERROR.
+    this.#finished = true;
     return out;
   }
 
@@ -247,6 +261,15 @@ export class AgUiEventMapper {
     }
     return out;
   }
+}
+
+/** TOOL_CALL_RESULT for each tool result the call's input supplies (e.g. denials). */
+function suppliedResults(input: readonly Msg[]): Event[] {
+  const out: Event[] = [];
+  for (const msg of input) {
+    if (msg.role === 'tool') for (const result of toolResults(msg)) out.push(resultEvent(result));
+  }
+  return out;
 }
 
 function resultEvent(result: ToolResultBlock): Event {

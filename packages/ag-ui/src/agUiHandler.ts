@@ -1,18 +1,42 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
-import { type AgentBase, InvalidArgumentError, type Msg } from '@rxagent/core';
+import { type AgentBase, checkOptions, InvalidArgumentError, type Msg } from '@rxagent/core';
 import { agentInputOf, type ResumeInput } from './agentInputOf.js';
-import { RequestRejection, readRunAgentInput } from './readRunAgentInput.js';
-import { toAgUiEvents } from './toAgUiEvents.js';
+import { isJsonContentType } from './isJsonContentType.js';
+import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
+import { type InputLimits, RequestRejection, readRunAgentInput } from './readRunAgentInput.js';
+import { type PreparedRun, serveRun } from './serveRun.js';
 
 /** Returns the agent that serves a run's thread (the same agent for every run of a thread). */
 export type GetAgent = (input: RunAgentInput) => AgentBase | Promise<AgentBase>;
 
+/** The default `maxBodyBytes` of `agUiHandler`: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The default `maxInputDepth` of `agUiHandler`: 64 levels of nested arrays and objects. */
+export const DEFAULT_MAX_INPUT_DEPTH = 64;
+
 /** Options of `agUiHandler`. */
 export interface AgUiHandlerOptions {
-  /** Largest accepted request body in bytes (default 1 MiB); a larger one is answered 413. */
+  /**
+   * Largest accepted request body in bytes (default `DEFAULT_MAX_BODY_BYTES`, 1 MiB); a
+   * larger one is answered 413 with `Connection: close`.
+   */
   readonly maxBodyBytes?: number;
+  /**
+   * Deepest accepted nesting of arrays and objects in the request body, the body itself
+   * being level 1 (default `DEFAULT_MAX_INPUT_DEPTH`, 64); a deeper body (or tool-call
+   * arguments nested deeper) is answered 400 naming the limit.
+   */
+  readonly maxInputDepth?: number;
+  /**
+   * Browser origins besides the server's own that may run the agent (default none): a
+   * list like `['https://app.example.com']`, or a function of the `Origin` header. A
+   * request from the server's own page (its Origin's host is the request's `Host`) or
+   * without an `Origin` header (not a browser) is always allowed; any other origin gets 403.
+   * An allowed other origin gets CORS headers, and its preflight (`OPTIONS`) a 204.
+   */
+  readonly allowedOrigins?: AllowedOrigins;
   /** The agent's input for a run that answers approval interrupts (default `asToolDecisions`). */
   readonly resumeInput?: ResumeInput;
   /**
@@ -22,6 +46,14 @@ export interface AgUiHandlerOptions {
   readonly interruptGraceMs?: number;
 }
 
+const OPTION_KEYS = [
+  'maxBodyBytes',
+  'maxInputDepth',
+  'allowedOrigins',
+  'resumeInput',
+  'interruptGraceMs',
+] as const;
+
 /** A `node:http` request listener. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -29,15 +61,22 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * A `node:http` request handler that runs an agent for a POSTed AG-UI `RunAgentInput` and
  * streams the run's AG-UI events (see `toAgUiEvents`) back as server-sent events.
  *
- * - Anything but POST is answered 405; a body that is not JSON or not a valid
- *   `RunAgentInput` (checked with AG-UI's schema), or that has no new user message, 400 with
- *   a message naming the problem; `getAgent` failing, 500.
+ * - Only a POST of `application/json` (optionally `; charset=utf-8`) runs anything: other
+ *   methods get 405, other content types 415 (a web page can send those cross-site without
+ *   a preflight), and a browser page of another origin than `allowedOrigins` admits 403.
+ * - A body over `maxBodyBytes` gets 413 (with `Connection: close`); one nested deeper than
+ *   `maxInputDepth`, not JSON, not a valid `RunAgentInput` (checked with AG-UI's schema), or
+ *   with no new user message, 400 with a message naming the problem; all of this is checked
+ *   before the agent is asked for. `getAgent` failing gets 500.
  * - The agent keeps its own memory per thread, so only the newest user message is its input
  *   (the history in `messages` is not replayed); resume entries answering `tool_approval`
  *   interrupts become its input through `resumeInput` (see `agentInputOf`).
  * - A client that disconnects before RUN_FINISHED interrupts the agent (`agent.interrupt()`),
  *   so the call ends with an interrupt reply in memory; if it has not ended after
  *   `interruptGraceMs`, the call is cancelled. Every listener and timer is released.
+ *
+ * Throws `TypeError` for an unknown option and `InvalidArgumentError` for a bad limit or
+ * `allowedOrigins` entry.
  *
  * @example
  * ```ts
@@ -51,37 +90,100 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * ```
  */
 export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}): RequestHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  checkOptions(options, OPTION_KEYS, 'agUiHandler');
+  const limits: InputLimits = {
+    maxBodyBytes: positiveWhole(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+    maxInputDepth: positiveWhole(options.maxInputDepth, DEFAULT_MAX_INPUT_DEPTH, 'maxInputDepth'),
+  };
+  const origins = new OriginPolicy(options.allowedOrigins);
   const graceMs = options.interruptGraceMs ?? 10_000;
   return (req, res) => {
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      reject(res, new RequestRejection(405, 'POST an AG-UI RunAgentInput as JSON.'));
+    let admitted: boolean;
+    try {
+      admitted = admit(req, res, origins);
+    } catch (error) {
+      reject(res, new RequestRejection(500, messageOf(error)));
       return;
     }
-    void prepare(req, getAgent, maxBodyBytes, options.resumeInput).then(
-      (prepared) => {
-        if (prepared instanceof RequestRejection) reject(res, prepared);
-        else serve(res, prepared, graceMs);
-      },
-      (error: unknown) => reject(res, new RequestRejection(500, messageOf(error))),
-    );
+    if (!admitted) return;
+    prepare(req, getAgent, limits, options.resumeInput)
+      .then(
+        (prepared) => {
+          if (prepared instanceof RequestRejection) reject(res, prepared);
+          else serveRun(res, prepared, graceMs);
+        },
+        (error: unknown) => reject(res, new RequestRejection(500, messageOf(error))),
+      )
+      .catch(() => res.destroy());
   };
 }
 
-interface PreparedRun {
-  readonly input: RunAgentInput;
-  readonly agent: AgentBase;
-  readonly msgs: Msg | Msg[] | undefined;
+/**
+ * The checks made on the headers, before the body is read: origin, method, content type.
+ * Answers the request (a rejection or a preflight) and returns false when it goes no further.
+ */
+function admit(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy): boolean {
+  const verdict = origins.verdict(req);
+  const origin = req.headers.origin;
+  if (origin !== undefined) res.setHeader('vary', 'origin');
+  if (verdict === 'forbidden') {
+    reject(
+      res,
+      new RequestRejection(
+        403,
+        `Origin ${origin} may not run this agent: a page of another origin is allowed only when agUiHandler's allowedOrigins admits it.`,
+      ),
+    );
+    return false;
+  }
+  if (verdict === 'allowed' && origin !== undefined) {
+    res.setHeader('access-control-allow-origin', origin);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      preflight(req, res);
+      return false;
+    }
+  }
+  if (req.method !== 'POST') {
+    res.setHeader('allow', 'POST');
+    reject(res, new RequestRejection(405, 'POST an AG-UI RunAgentInput as JSON.'));
+    return false;
+  }
+  if (!isJsonContentType(req.headers['content-type'])) {
+    const got = req.headers['content-type'] ?? 'none';
+    res.setHeader('accept-post', 'application/json');
+    reject(
+      res,
+      new RequestRejection(
+        415,
+        `Content-Type ${got} is not accepted: POST the RunAgentInput as application/json.`,
+      ),
+    );
+    return false;
+  }
+  return true;
+}
+
+/** Requested headers echoed in a preflight answer: header names, comma-separated. */
+const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  const requested = req.headers['access-control-request-headers'];
+  res.writeHead(204, {
+    'access-control-allow-methods': 'POST',
+    'access-control-allow-headers':
+      requested !== undefined && HEADER_LIST.test(requested) ? requested : 'content-type',
+    'access-control-max-age': '600',
+  });
+  res.end();
 }
 
 async function prepare(
   req: IncomingMessage,
   getAgent: GetAgent,
-  maxBodyBytes: number,
+  limits: InputLimits,
   resumeInput: ResumeInput | undefined,
 ): Promise<PreparedRun | RequestRejection> {
-  const input = await readRunAgentInput(req, maxBodyBytes);
+  const input = await readRunAgentInput(req, limits);
   if (input instanceof RequestRejection) return input;
   let msgs: Msg | Msg[] | undefined;
   try {
@@ -102,62 +204,24 @@ async function prepare(
   return { input, agent, msgs };
 }
 
-function serve(res: ServerResponse, run: PreparedRun, graceMs: number): void {
-  // The client may have gone while the body was read or the agent was fetched: run nothing.
-  if (res.destroyed || res.socket === null || res.socket.destroyed) return;
-  const encoder = new EventEncoder({ accept: 'text/event-stream' });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  res.flushHeaders();
-  const { input, agent, msgs } = run;
-  let ended = false;
-  let graceTimer: NodeJS.Timeout | undefined;
-  const release = (): void => {
-    ended = true;
-    clearTimeout(graceTimer);
-    res.off('close', onClose);
-  };
-  const onClose = (): void => {
-    if (ended) return;
-    // The client went away mid-run: interrupt so the agent ends its call cleanly (memory
-    // keeps an interrupt reply), and cancel it if it does not end in time.
-    agent.interrupt();
-    graceTimer = setTimeout(() => subscription.unsubscribe(), graceMs);
-    graceTimer.unref();
-  };
-  res.on('close', onClose);
-  const subscription = toAgUiEvents(agent.stream(msgs), {
-    threadId: input.threadId,
-    runId: input.runId,
-    input,
-  }).subscribe({
-    next: (event) => {
-      if (!res.destroyed && !res.writableEnded) res.write(encoder.encodeSSE(event));
-    },
-    // toAgUiEvents turns errors into RUN_ERROR, so `error` only guards against the unexpected.
-    error: () => {
-      release();
-      res.destroy();
-    },
-    complete: () => {
-      release();
-      if (!res.destroyed && !res.writableEnded) res.end();
-    },
-  });
-  // Unsubscribing (after the grace period) does not complete the Observable: release here too.
-  subscription.add(release);
-}
-
 function reject(res: ServerResponse, rejection: RequestRejection): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(rejection.status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.writeHead(rejection.status, {
+    'content-type': 'text/plain; charset=utf-8',
+    ...(rejection.close && { connection: 'close' }),
+  });
   res.end(`${rejection.message}\n`);
+}
+
+function positiveWhole(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new InvalidArgumentError(
+    `agUiHandler: ${name} must be a positive whole number (got ${String(value)}).`,
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -8,9 +8,12 @@ export { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
 export {
   type AgUiHandlerOptions,
   agUiHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_INPUT_DEPTH,
   type GetAgent,
   type RequestHandler,
 } from './agUiHandler.js';
+export type { AllowedOrigins } from './originPolicy.js';
 export { pendingCallsOf, runOutcomeOf, TOOL_APPROVAL_REASON } from './runOutcome.js';
 export { toAgUiEvents } from './toAgUiEvents.js';
 export { type ToolApprovalDecisions, toolDecisionsOf } from './toolDecisionsOf.js';

@@ -2,6 +2,7 @@ import type { Event } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import {
   AgentBase,
+  type AgentEvent,
   assistantMsg,
   type CallContext,
   ModelError,
@@ -212,6 +213,25 @@ describe('toAgUiEvents', () => {
     subscription.unsubscribe();
     expect(agent.unsubscribed).toBe(1);
     expect(summary(seen)).toEqual(['RUN_STARTED']);
+  });
+
+  it('ends the run with RUN_ERROR, and unsubscribes its source, when an event cannot be mapped', async () => {
+    // A pending call whose input cannot be serialised: the interrupt message quotes it.
+    const call = { type: 'tool_use' as const, id: 'c1', name: 'count', input: { n: 1n } };
+    const reply = assistantMsg([call] as never, {
+      name: 'a',
+      metadata: { generateReason: 'tool_calls_stopped' },
+    });
+    let unsubscribed = false;
+    const source = new Observable<AgentEvent>((subscriber) => {
+      subscriber.next({ type: 'reply', msg: reply });
+      return () => {
+        unsubscribed = true;
+      };
+    });
+    const events = await eventsOf(toAgUiEvents(source, ids));
+    expect(summary(events).at(-1)).toMatch(/^RUN_ERROR undefined .*BigInt/);
+    expect(unsubscribed).toBe(true);
   });
 
   it('ends the run with RUN_ERROR when its source completes without a reply', async () => {

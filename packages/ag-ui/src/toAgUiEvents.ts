@@ -17,7 +17,12 @@ import { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
  *   human (`generateReason` `approval_required` or `tool_calls_stopped`; each interrupt's
  *   `id` and `toolCallId` are the call's id); else `success`. `result` is
  *   `{ messageId, generateReason }`, `usage` the reply's token usage;
- * - an error → RUN_ERROR (`code` is the `AgentError` code), after closing open messages.
+ * - tool results the call's input supplies (denials answered as tool results) →
+ *   TOOL_CALL_RESULT once the agent has accepted them (its next event); none when it
+ *   rejects the input;
+ * - an error → RUN_ERROR (`code` is the `AgentError` code), after closing open messages;
+ *   an event that cannot be translated (the mapper throws) ends the run with RUN_ERROR too,
+ *   and cancels the call.
  *
  * Cold: each subscription subscribes to `events` once (so it runs the call once). Emits the
  * AG-UI events in order and completes after RUN_FINISHED or RUN_ERROR: it never errors.
@@ -37,7 +42,19 @@ export function toAgUiEvents(events: Observable<AgentEvent>, ids: AgUiRunIds): O
     };
     emit(mapper.start());
     return events.subscribe({
-      next: (event) => emit(mapper.next(event)),
+      next: (event) => {
+        let out: readonly Event[];
+        try {
+          out = mapper.next(event);
+        } catch (error) {
+          // An event the mapper cannot translate ends the run (and cancels the call) rather
+          // than throwing inside a subscriber, where nobody could catch it.
+          emit(mapper.fail(error));
+          subscriber.complete();
+          return;
+        }
+        emit(out);
+      },
       error: (error: unknown) => {
         emit(mapper.fail(error));
         subscriber.complete();

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { HttpAgent } from '@ag-ui/client';
 import type { Event, RunFinishedEvent } from '@ag-ui/core';
-import { agUiHandler } from '@rxagent/ag-ui';
+import { agUiHandler, denyAsToolResults } from '@rxagent/ag-ui';
 import {
   AgentBase,
   type AgentBase as AgentBaseType,
@@ -41,6 +41,14 @@ function client(url: string, threadId: string, text?: string): HttpAgent {
   const agent = new HttpAgent({ url, threadId });
   if (text !== undefined) agent.addMessage({ id: `u-${text}`, role: 'user', content: text });
   return agent;
+}
+
+/** The events of a server-sent-events body. */
+function sseEvents(text: string): Event[] {
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: '))
+    .map((frame) => JSON.parse(frame.slice('data: '.length)) as Event);
 }
 
 function finished(events: readonly Event[]): RunFinishedEvent {
@@ -287,6 +295,71 @@ describe('agUiHandler', () => {
       ['call_r', denied],
     ]);
     expect(textOf(agent.memory.messages().at(-1)!)).toBe('Paris is sunny; Rome was not checked.');
+  });
+
+  /** A weather agent whose first call stops before acting on calls to Paris and Rome. */
+  function reviewedAgent(): AgentBaseType {
+    const agent = weatherAgent([
+      {
+        toolCalls: [
+          { id: 'call_p', name: 'get_weather', arguments: { city: 'Paris' } },
+          { id: 'call_r', name: 'get_weather', arguments: { city: 'Rome' } },
+        ],
+      },
+      'Paris is sunny; Rome was not checked.',
+    ]);
+    agent.addHook({
+      onEvent: (event) => {
+        if (event.type === 'postReasoning' && toolResults(event.reply).length === 0)
+          event.stopAgent();
+      },
+    });
+    return agent;
+  }
+
+  it('with denyAsToolResults, streams the denial as the result of the call that waited', async () => {
+    const agent = reviewedAgent();
+    server = await listen(agUiHandler(() => agent, { resumeInput: denyAsToolResults }));
+    const http = client(server.url, 't-deny', 'Paris and Rome?');
+    await runClient(http);
+    const second = await runClient(http, {
+      resume: [
+        { interruptId: 'call_p', status: 'resolved', payload: { approved: true } },
+        { interruptId: 'call_r', status: 'cancelled' },
+      ],
+    });
+    expect(second.error).toBeUndefined();
+    const results = second.events.filter((event) => event.type === 'TOOL_CALL_RESULT');
+    expect(results).toMatchObject([
+      { toolCallId: 'call_r', content: '[denied] cancelled', metadata: { isError: true } },
+      { toolCallId: 'call_p', content: 'Sunny, 21°C' },
+    ]);
+    expect(finished(second.events).outcome).toEqual({ type: 'success' });
+  });
+
+  it('with denyAsToolResults, sends no TOOL_CALL_RESULT for a denied id that never waited', async () => {
+    const agent = reviewedAgent();
+    server = await listen(agUiHandler(() => agent, { resumeInput: denyAsToolResults }));
+    await runClient(client(server.url, 't-ghost', 'Paris and Rome?'));
+    // @ag-ui/client checks resume entries against the interrupts; a hostile client does not.
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        threadId: 't-ghost',
+        runId: 'r2',
+        messages: [],
+        tools: [],
+        context: [],
+        resume: [{ interruptId: 'call_ghost', status: 'cancelled' }],
+      }),
+    });
+    const events = sseEvents(await response.text());
+    expect(types(events), JSON.stringify(events)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
+    expect(events[1]).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('unknown tool call id(s) call_ghost'),
+    });
   });
 
   it('answers 500 naming the thread when getAgent fails', async () => {

@@ -136,6 +136,44 @@ describeRedis('RedisSession', () => {
     }
   });
 
+  it("rejects another program's hash under a session key, and never writes into it", async () => {
+    const client = createClient({ url: server.url });
+    await client.connect();
+    const session = open({ prefix: 'foreign:' });
+    try {
+      const hashes: Record<string, Record<string, string>> = {
+        cart: { user: 'ann', items: '3' },
+        partial: { format: '1', state: '{}' },
+        extra: { format: '1', version: '2', state: '{"a":1}', owner: 'billing' },
+        newer: { format: '2', version: '1', state: '{}' },
+      };
+      for (const [key, fields] of Object.entries(hashes))
+        await client.hSet(`foreign:${key}`, fields);
+      for (const [key, fields] of Object.entries(hashes)) {
+        const redisKey = `foreign:${key}`;
+        for (const read of [session.load(key), session.loadVersioned(key)]) {
+          await expect(read).rejects.toBeInstanceOf(SessionCorruptError);
+          await expect(read).rejects.toMatchObject({ code: 'SESSION_CORRUPT', path: redisKey });
+        }
+        await expect(session.load(key)).rejects.toThrow(`Session ${redisKey} in Redis`);
+        for (const save of [
+          session.save(key, { mine: true }),
+          session.save(key, { mine: true }, { expectedVersion: 0 }),
+          session.saveVersioned(key, { mine: true }),
+        ]) {
+          await expect(save).rejects.toBeInstanceOf(SessionCorruptError);
+          await expect(save).rejects.toThrow(redisKey);
+        }
+        expect(await client.hGetAll(redisKey)).toEqual(fields);
+      }
+      // A session of our own is still loaded and saved as before.
+      await session.save('mine', { n: 1 });
+      expect(await session.loadVersioned('mine')).toEqual({ state: { n: 1 }, version: 1 });
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('rejects a bad key, state or version before touching Redis', async () => {
     const session = open({ url: 'redis://127.0.0.1:1' });
     await expect(session.save('', { a: 1 })).rejects.toBeInstanceOf(InvalidArgumentError);

@@ -15,7 +15,7 @@ import {
   RedisConnection,
   type RedisConnectionOptions,
 } from '../connection/redisConnection.js';
-import { SAVE_SCRIPT } from './saveScript.js';
+import { LOAD_SCRIPT, SAVE_SCRIPT } from './saveScript.js';
 
 /** Options of `new RedisSession()`. */
 export interface RedisSessionOptions extends RedisConnectionOptions {
@@ -45,7 +45,10 @@ export interface SaveOptions {
 }
 
 const RECOVER = 'Delete the key to start fresh, or restore it from a backup.';
-const SCRIPT_SHA = createHash('sha1').update(SAVE_SCRIPT).digest('hex');
+const SAVE = { source: SAVE_SCRIPT, sha: sha1(SAVE_SCRIPT) };
+const LOAD = { source: LOAD_SCRIPT, sha: sha1(LOAD_SCRIPT) };
+/** The fields of a session hash; a hash with any other field is not one. */
+const SESSION_FIELDS = 3;
 const SCAN_BATCH = '500';
 
 /**
@@ -57,8 +60,10 @@ const SCAN_BATCH = '500';
  *
  * Every method fails with `StoreUnavailableError` within `commandTimeoutMs` (default 2 s)
  * while Redis is unreachable, and works again once the client has reconnected. A stored
- * value that is not a session (wrong type, bad JSON) rejects with `SessionCorruptError`
- * naming the Redis key. `close()` releases the connection when the session created it.
+ * value that is not a session (another type, another program's hash — fields other than
+ * exactly `format`, `version` and `state` — or bad JSON) rejects with `SessionCorruptError`
+ * naming the Redis key, from `load`, `loadVersioned` and `save` alike: a save never writes
+ * into it. `close()` releases the connection when the session created it.
  *
  * @example
  * ```ts
@@ -132,7 +137,7 @@ export class RedisSession implements Session {
       expected === undefined ? '' : String(expected),
       String(this.#ttlSeconds),
     ];
-    const reply = await this.#runScript(redisKey, args, `saving ${JSON.stringify(redisKey)}`);
+    const reply = await this.#runScript(SAVE, redisKey, args, `saving ${JSON.stringify(redisKey)}`);
     if (!Array.isArray(reply) || reply.length !== 2) {
       throw new SessionCorruptError(
         `${method}: unexpected reply from Redis for ${redisKey}.`,
@@ -194,27 +199,31 @@ export class RedisSession implements Session {
 
   async #read(key: string): Promise<VersionedState | undefined> {
     const redisKey = this.prefix + key;
-    let reply: unknown;
-    try {
-      reply = await this.#redis.command(
-        ['HMGET', redisKey, 'format', 'version', 'state'],
-        `loading ${JSON.stringify(redisKey)}`,
+    const reply = await this.#runScript(LOAD, redisKey, [], `loading ${JSON.stringify(redisKey)}`);
+    const [fieldCount, fields] = Array.isArray(reply) ? reply : [];
+    if (Number(fieldCount) === 0) return undefined;
+    if (Number(fieldCount) !== SESSION_FIELDS || !Array.isArray(fields)) {
+      throw new SessionCorruptError(
+        `Session ${redisKey} in Redis is a hash of ${String(fieldCount)} field(s), not the format, version and state of a session (written by another program?). ${RECOVER}`,
+        redisKey,
       );
-    } catch (error) {
-      throw corruptOrRethrow(error, redisKey);
     }
-    const [format, version, text] = Array.isArray(reply) ? reply : [];
-    if (format == null && version == null && text == null) return undefined;
+    const [format, version, text] = fields as unknown[];
     return parseStored(redisKey, format, version, text);
   }
 
-  async #runScript(redisKey: string, args: string[], what: string): Promise<unknown> {
+  async #runScript(
+    script: { readonly source: string; readonly sha: string },
+    redisKey: string,
+    args: string[],
+    what: string,
+  ): Promise<unknown> {
     try {
       try {
-        return await this.#redis.command(['EVALSHA', SCRIPT_SHA, '1', redisKey, ...args], what);
+        return await this.#redis.command(['EVALSHA', script.sha, '1', redisKey, ...args], what);
       } catch (error) {
         if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return await this.#redis.command(['EVAL', SAVE_SCRIPT, '1', redisKey, ...args], what);
+        return await this.#redis.command(['EVAL', script.source, '1', redisKey, ...args], what);
       }
     } catch (error) {
       throw corruptOrRethrow(error, redisKey);
@@ -261,6 +270,13 @@ function parseStored(
 }
 
 function corruptOrRethrow(error: unknown, redisKey: string): unknown {
+  if (error instanceof ErrorReply && error.message.startsWith('FOREIGN')) {
+    return new SessionCorruptError(
+      `Session ${redisKey} in Redis is a hash but not a session of format 1 (written by another program, or a newer rxagent), so nothing was saved into it. ${RECOVER}`,
+      redisKey,
+      { cause: error },
+    );
+  }
   if (error instanceof ErrorReply && /WRONGTYPE|BADVERSION/.test(error.message)) {
     return new SessionCorruptError(
       `Session ${redisKey} in Redis is not a session hash (${error.message}). ${RECOVER}`,
@@ -269,6 +285,10 @@ function corruptOrRethrow(error: unknown, redisKey: string): unknown {
     );
   }
   return error;
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }
 
 function escapeGlob(text: string): string {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { agUiHandler } from '@rxagent/ag-ui';
 import { chooseModel } from '@rxagent/example-kit';
@@ -46,19 +46,24 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
   const script = chatScript(options.paceMs ?? 40);
   const { banner } = chooseModel(script, env);
   const agents = new Map<string, ReActAgent>();
-  const agent = agUiHandler(({ threadId }) => {
-    let found = agents.get(threadId);
-    if (found === undefined) {
-      found = chatAgent(chooseModel(script, env).model);
-      agents.set(threadId, found);
-    }
-    return found;
-  });
+  const agent = agUiHandler(
+    ({ threadId }) => {
+      let found = agents.get(threadId);
+      if (found === undefined) {
+        found = chatAgent(chooseModel(script, env).model);
+        agents.set(threadId, found);
+      }
+      return found;
+    },
+    // Only this server's own page may run the agent: a page of any other origin (another
+    // tab's site POSTing to 127.0.0.1) gets 403, and a non-JSON POST 415.
+    { allowedOrigins: [] },
+  );
   const server = createServer((req, res) => {
     if (req.url === '/agent') agent(req, res);
     else void serveStatic(req, res, banner);
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await listenOn(server, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -70,6 +75,30 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * Listens on 127.0.0.1:`port`; a port that is taken rejects with an error saying which one
+ * and how to pick another, instead of an unhandled `error` event.
+ */
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `web-chat: port ${port} on 127.0.0.1 is already in use (is another web chat running?): stop it, or pick another port, e.g. PORT=${port + 1}.`,
+              { cause: error },
+            )
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
 }
 
 async function serveStatic(

@@ -11,7 +11,7 @@ import { type PreparedRun, serveRun } from './serveRun.js';
 export type GetAgent = (input: RunAgentInput) => AgentBase | Promise<AgentBase>;
 
 /** The default `maxBodyBytes` of `agUiHandler`: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /** The default `maxInputDepth` of `agUiHandler`: 64 levels of nested arrays and objects. */
 export const DEFAULT_MAX_INPUT_DEPTH = 64;

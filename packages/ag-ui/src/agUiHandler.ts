@@ -114,7 +114,9 @@ export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}
         },
         (error: unknown) => reject(res, new RequestRejection(500, messageOf(error))),
       )
-      .catch(() => res.destroy());
+      // Nothing above should throw; if it does, a 500 (or a dropped stream), not an
+      // unhandled rejection.
+      .catch((error: unknown) => reject(res, new RequestRejection(500, messageOf(error))));
   };
 }
 
@@ -201,7 +203,23 @@ async function prepare(
       `Could not get the agent for thread ${input.threadId}: ${messageOf(error)}`,
     );
   }
+  if (!isAgent(agent)) {
+    return new RequestRejection(
+      500,
+      `Could not get the agent for thread ${input.threadId}: getAgent returned ${kindOf(agent)}, not an agent.`,
+    );
+  }
   return { input, agent, msgs };
+}
+
+function isAgent(value: unknown): value is AgentBase {
+  const candidate = value as Partial<AgentBase> | null | undefined;
+  return typeof candidate?.stream === 'function' && typeof candidate.interrupt === 'function';
+}
+
+function kindOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  return `an object (${value.constructor?.name ?? 'no class'})`;
 }
 
 function reject(res: ServerResponse, rejection: RequestRejection): void {

@@ -381,6 +381,23 @@ describe('agUiHandler', () => {
     expect(await response.text()).toBe('Could not get the agent for thread t-x: no such tenant\n');
   });
 
+  it('answers 500 when getAgent returns something that is not an agent', async () => {
+    server = await listen(agUiHandler(() => ({}) as AgentBaseType));
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        threadId: 't-y',
+        runId: 'r',
+        messages: [{ id: 'u', role: 'user', content: 'Hi' }],
+      }),
+    });
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe(
+      'Could not get the agent for thread t-y: getAgent returned an object (Object), not an agent.\n',
+    );
+  });
+
   describe('rejects a bad request with a clear message', () => {
     const post = async (body: string, method = 'POST'): Promise<[number, string]> => {
       server ??= await listen(agUiHandler(() => weatherAgent([])));

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
 import { type AgentBase, checkOptions, InvalidArgumentError, type Msg } from '@rxagent/core';
+import { admitRequest } from './admitRequest.js';
 import { agentInputOf, type ResumeInput } from './agentInputOf.js';
-import { isJsonContentType } from './isJsonContentType.js';
 import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
-import { type InputLimits, RequestRejection, readRunAgentInput } from './readRunAgentInput.js';
+import { type InputLimits, readRunAgentInput } from './readRunAgentInput.js';
+import { RequestRejection, sendRejection } from './requestRejection.js';
 import { type PreparedRun, serveRun } from './serveRun.js';
 
 /** Returns the agent that serves a run's thread (the same agent for every run of a thread). */
@@ -100,83 +101,24 @@ export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}
   return (req, res) => {
     let admitted: boolean;
     try {
-      admitted = admit(req, res, origins);
+      admitted = admitRequest(req, res, origins);
     } catch (error) {
-      reject(res, new RequestRejection(500, messageOf(error)));
+      sendRejection(res, new RequestRejection(500, messageOf(error)));
       return;
     }
     if (!admitted) return;
     prepare(req, getAgent, limits, options.resumeInput)
       .then(
         (prepared) => {
-          if (prepared instanceof RequestRejection) reject(res, prepared);
+          if (prepared instanceof RequestRejection) sendRejection(res, prepared);
           else serveRun(res, prepared, graceMs);
         },
-        (error: unknown) => reject(res, new RequestRejection(500, messageOf(error))),
+        (error: unknown) => sendRejection(res, new RequestRejection(500, messageOf(error))),
       )
       // Nothing above should throw; if it does, a 500 (or a dropped stream), not an
       // unhandled rejection.
-      .catch((error: unknown) => reject(res, new RequestRejection(500, messageOf(error))));
+      .catch((error: unknown) => sendRejection(res, new RequestRejection(500, messageOf(error))));
   };
-}
-
-/**
- * The checks made on the headers, before the body is read: origin, method, content type.
- * Answers the request (a rejection or a preflight) and returns false when it goes no further.
- */
-function admit(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy): boolean {
-  const verdict = origins.verdict(req);
-  const origin = req.headers.origin;
-  if (origin !== undefined) res.setHeader('vary', 'origin');
-  if (verdict === 'forbidden') {
-    reject(
-      res,
-      new RequestRejection(
-        403,
-        `Origin ${origin} may not run this agent: a page of another origin is allowed only when agUiHandler's allowedOrigins admits it.`,
-      ),
-    );
-    return false;
-  }
-  if (verdict === 'allowed' && origin !== undefined) {
-    res.setHeader('access-control-allow-origin', origin);
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      preflight(req, res);
-      return false;
-    }
-  }
-  if (req.method !== 'POST') {
-    res.setHeader('allow', 'POST');
-    reject(res, new RequestRejection(405, 'POST an AG-UI RunAgentInput as JSON.'));
-    return false;
-  }
-  if (!isJsonContentType(req.headers['content-type'])) {
-    const got = req.headers['content-type'] ?? 'none';
-    res.setHeader('accept-post', 'application/json');
-    reject(
-      res,
-      new RequestRejection(
-        415,
-        `Content-Type ${got} is not accepted: POST the RunAgentInput as application/json.`,
-      ),
-    );
-    return false;
-  }
-  return true;
-}
-
-/** Requested headers echoed in a preflight answer: header names, comma-separated. */
-const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
-
-function preflight(req: IncomingMessage, res: ServerResponse): void {
-  const requested = req.headers['access-control-request-headers'];
-  res.writeHead(204, {
-    'access-control-allow-methods': 'POST',
-    'access-control-allow-headers':
-      requested !== undefined && HEADER_LIST.test(requested) ? requested : 'content-type',
-    'access-control-max-age': '600',
-  });
-  res.end();
 }
 
 async function prepare(
@@ -220,18 +162,6 @@ function isAgent(value: unknown): value is AgentBase {
 function kindOf(value: unknown): string {
   if (value === null || typeof value !== 'object') return String(value);
   return `an object (${value.constructor?.name ?? 'no class'})`;
-}
-
-function reject(res: ServerResponse, rejection: RequestRejection): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(rejection.status, {
-    'content-type': 'text/plain; charset=utf-8',
-    ...(rejection.close && { connection: 'close' }),
-  });
-  res.end(`${rejection.message}\n`);
 }
 
 function positiveWhole(value: number | undefined, fallback: number, name: string): number {

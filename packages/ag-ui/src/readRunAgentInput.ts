@@ -2,16 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { exceedsJsonDepth } from './jsonDepth.js';
-
-/** A request the handler refuses, with the HTTP status and the message sent back. */
-export class RequestRejection {
-  constructor(
-    readonly status: number,
-    readonly message: string,
-    /** Answer with `Connection: close` (the connection is not reused). */
-    readonly close = false,
-  ) {}
-}
+import { RequestRejection } from './requestRejection.js';
 
 /** How much of a client's request `readRunAgentInput` accepts. */
 export interface InputLimits {

@@ -228,7 +228,7 @@ describe('agUiHandler request checks', () => {
       } finally {
         agent.destroy();
       }
-    });
+    }, 60_000);
   });
 
   describe('options', () => {

@@ -199,7 +199,8 @@ export class StructuredOutputAgent extends ReActAgent {
   #rejectPlainText(reply: Msg, state: StructuredCallState): FinalAnswerDecision {
     const call = state.structured;
     const text = textOf(reply).trim();
-    const problem = `the model answered in plain text instead of calling ${GENERATE_RESPONSE}: ${excerpt(text)}`;
+    const cut = reply.metadata['finishReason'] === 'length' ? ' (cut by the output-token limit)' : '';
+    const problem = `the model answered in plain text${cut} instead of calling ${GENERATE_RESPONSE}: ${excerpt(text)}`;
     const error = call.recordFailure(problem);
     if (error) throw error;
     const keepDraft = text !== '';

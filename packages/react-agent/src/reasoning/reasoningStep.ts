@@ -115,7 +115,11 @@ function toRequest(
   setup: ReasoningSetup,
   signal: AbortSignal,
 ): ChatRequest {
-  const messages = setup.formatter(event.messages, { systemPrompt: event.systemPrompt, selfName });
+  const messages = setup.formatter(event.messages, {
+    systemPrompt: event.systemPrompt,
+    selfName,
+    model: setup.model.modelName,
+  });
   if (event.tools.length === 0) return { messages, options: event.options, signal };
   return {
     messages,

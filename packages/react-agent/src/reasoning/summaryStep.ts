@@ -44,6 +44,7 @@ export function summaryStep(
           messages: setup.formatter(event.messages, {
             systemPrompt: event.systemPrompt,
             selfName: state.agentName,
+            model: setup.model.modelName,
           }),
           options: { ...setup.modelOptions },
         }),

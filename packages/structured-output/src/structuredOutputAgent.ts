@@ -25,6 +25,7 @@ import {
 import { defer, map, type Observable, of } from 'rxjs';
 import {
   acceptedThinking,
+  modelOfCall,
   compactStructuredCall,
   responseCallIds,
 } from './compactStructuredCall.js';
@@ -221,7 +222,8 @@ export class StructuredOutputAgent extends ReActAgent {
     const callIds = responseCallIds(messages, state.preexisting);
     // The reasoning behind the accepted call would go with the message compaction drops.
     const thinking = acceptedThinking(messages, callId, callIds);
-    const reply = responseMsg(this.name, call.responseOf(callId), thinking);
+    const model = modelOfCall(messages, callId);
+    const reply = responseMsg(this.name, call.responseOf(callId), thinking, model);
     state.transcript.replace(
       compactStructuredCall(messages, { ...artefactsOf(call), callIds }, reply),
     );

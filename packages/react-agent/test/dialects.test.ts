@@ -174,7 +174,9 @@ describe('OpenAIChatModel on recorded Chat Completions dialects', () => {
       // What the server sent with the reply goes back on it, in the same fields.
       const assistant = sent.messages.find((m) => m.role === 'assistant')!;
       if (want.reasoningField) expect(assistant[want.reasoningField]).toBe(want.thinking);
-      for (const field of ['reasoning_content', 'reasoning'].filter((f) => f !== want.reasoningField))
+      for (const field of ['reasoning_content', 'reasoning'].filter(
+        (f) => f !== want.reasoningField,
+      ))
         expect(assistant[field]).toBeUndefined();
       expect(assistant['reasoning_details']).toEqual(want.reasoningDetails);
       expect(assistant.tool_calls?.map((call) => call.extra_content)).toEqual(

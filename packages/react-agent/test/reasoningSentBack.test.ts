@@ -22,13 +22,19 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function serve(dialect?: StrictServerDialect, script: Parameters<typeof startStrictOpenAIServer>[0] = {}) {
+async function serve(
+  dialect?: StrictServerDialect,
+  script: Parameters<typeof startStrictOpenAIServer>[0] = {},
+) {
   const server = await startStrictOpenAIServer({ ...script, ...(dialect && { dialect }) });
   servers.push(server);
   return server;
 }
 
-function agentOn(server: StrictOpenAIServer, options: { model?: string; stream?: boolean; name?: string } = {}) {
+function agentOn(
+  server: StrictOpenAIServer,
+  options: { model?: string; stream?: boolean; name?: string } = {},
+) {
   return new ReActAgent({
     name: options.name ?? 'assistant',
     sysPrompt: 'Answer with the tools.',
@@ -68,28 +74,31 @@ function toolUsesOf(msg: Msg): ToolUseBlock[] {
 }
 
 describe.each(dialects)('ReActAgent + OpenAIChatModel on a %s server', (dialect) => {
-  it.each([true, false])('runs a multi-round tool conversation over two turns (stream: %s)', async (stream) => {
-    const server = await serve(dialect, { script: [...conversation] });
-    const agent = agentOn(server, { stream });
-    expect(textOf(await run(agent, userMsg('Weather in Paris, Rome, Oslo?')))).toBe(
-      'Paris is sunny; no data for Rome or Oslo.',
-    );
-    expect(textOf(await run(agent, userMsg('And Lima?')))).toBe('No data for Lima either.');
-    expect(server.rejected.map((request) => request.rejection)).toEqual([]);
-    expect(server.requests).toHaveLength(5);
-    const replies = agent.memory.messages().filter((msg) => msg.role === 'assistant');
-    for (const reply of replies) expect(reply.metadata['model']).toBe('thinking-model');
-    const [first] = replies;
-    if (dialect === 'gemini') {
-      expect(toolUsesOf(first!)[0]!.provider).toEqual({
-        extraContent: { google: { thought_signature: expect.any(String) } },
-      });
-    } else {
-      expect(thinkingOf(first!)?.provider).toMatchObject({
-        reasoningField: dialect === 'deepseek' ? 'reasoning_content' : 'reasoning',
-      });
-    }
-  });
+  it.each([true, false])(
+    'runs a multi-round tool conversation over two turns (stream: %s)',
+    async (stream) => {
+      const server = await serve(dialect, { script: [...conversation] });
+      const agent = agentOn(server, { stream });
+      expect(textOf(await run(agent, userMsg('Weather in Paris, Rome, Oslo?')))).toBe(
+        'Paris is sunny; no data for Rome or Oslo.',
+      );
+      expect(textOf(await run(agent, userMsg('And Lima?')))).toBe('No data for Lima either.');
+      expect(server.rejected.map((request) => request.rejection)).toEqual([]);
+      expect(server.requests).toHaveLength(5);
+      const replies = agent.memory.messages().filter((msg) => msg.role === 'assistant');
+      for (const reply of replies) expect(reply.metadata['model']).toBe('thinking-model');
+      const [first] = replies;
+      if (dialect === 'gemini') {
+        expect(toolUsesOf(first!)[0]!.provider).toEqual({
+          extraContent: { google: { thought_signature: expect.any(String) } },
+        });
+      } else {
+        expect(thinkingOf(first!)?.provider).toMatchObject({
+          reasoningField: dialect === 'deepseek' ? 'reasoning_content' : 'reasoning',
+        });
+      }
+    },
+  );
 
   it('has its earlier requests rejected when the reasoning is not sent back (as before)', async () => {
     const server = await serve(dialect, { script: conversation.slice(0, 3) });
@@ -147,7 +156,8 @@ describe('reasoning goes back only to the model that produced it', () => {
     await run(same, userMsg('Again?'));
     const sent = assistantsOf(plain).filter((message) => message.tool_calls);
     expect(sent).toHaveLength(2);
-    for (const message of sent) expect(message.reasoning_content).toMatch(/I think before I answer/);
+    for (const message of sent)
+      expect(message.reasoning_content).toMatch(/I think before I answer/);
 
     const other = agentOn(plain, { model: 'other-model' });
     other.memory.add(history);
@@ -165,14 +175,20 @@ describe('reasoning goes back only to the model that produced it', () => {
   it("never sends another agent's reasoning, heard through a hub", async () => {
     const history = await deepSeekHistory();
     const alicesReply = history.at(-1)!;
-    const heard = { ...alicesReply, name: 'alice', content: [thinkingOf(history[1]!)!, ...alicesReply.content] };
+    const heard = {
+      ...alicesReply,
+      name: 'alice',
+      content: [thinkingOf(history[1]!)!, ...alicesReply.content],
+    };
     expect(heard.metadata['model']).toBe('thinking-model');
     const plain = await serve(undefined, { script: ['Heard.'] });
     const bob = agentOn(plain, { name: 'bob' });
     await run(bob, [heard, userMsg('What did alice say?')]);
     const messages = wireMessages(plain, 0);
     expect(messages.filter((message) => message.role === 'assistant')).toEqual([]);
-    const fromAlice = messages.find((message) => message.role === 'user' && message.name === 'alice');
+    const fromAlice = messages.find(
+      (message) => message.role === 'user' && message.name === 'alice',
+    );
     expect(fromAlice).toEqual({ role: 'user', name: 'alice', content: textOf(alicesReply) });
   });
 

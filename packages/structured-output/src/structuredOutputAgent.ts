@@ -25,8 +25,8 @@ import {
 import { defer, map, type Observable, of } from 'rxjs';
 import {
   acceptedThinking,
-  modelOfCall,
   compactStructuredCall,
+  modelOfCall,
   responseCallIds,
 } from './compactStructuredCall.js';
 import { GENERATE_RESPONSE } from './responseTool.js';
@@ -200,7 +200,8 @@ export class StructuredOutputAgent extends ReActAgent {
   #rejectPlainText(reply: Msg, state: StructuredCallState): FinalAnswerDecision {
     const call = state.structured;
     const text = textOf(reply).trim();
-    const cut = reply.metadata['finishReason'] === 'length' ? ' (cut by the output-token limit)' : '';
+    const cut =
+      reply.metadata['finishReason'] === 'length' ? ' (cut by the output-token limit)' : '';
     const problem = `the model answered in plain text${cut} instead of calling ${GENERATE_RESPONSE}: ${excerpt(text)}`;
     const error = call.recordFailure(problem);
     if (error) throw error;

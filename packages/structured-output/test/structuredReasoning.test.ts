@@ -3,8 +3,8 @@ import {
   StructuredOutputError,
   type ThinkingBlock,
   Toolkit,
-  tool,
   type ToolUseBlock,
+  tool,
   userMsg,
 } from '@rxagent/core';
 import { type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
@@ -83,7 +83,9 @@ describe('StructuredOutputAgent and reasoning sent back', () => {
       const kept = messages[1]!;
       if (dialect === 'gemini') {
         const use = kept.content.find((block): block is ToolUseBlock => block.type === 'tool_use');
-        expect(use?.provider).toEqual({ extraContent: { google: { thought_signature: expect.any(String) } } });
+        expect(use?.provider).toEqual({
+          extraContent: { google: { thought_signature: expect.any(String) } },
+        });
       } else {
         expect(thinkingOf(kept)?.provider?.['reasoningField']).toBe(
           dialect === 'deepseek' ? 'reasoning_content' : 'reasoning',
@@ -104,7 +106,9 @@ describe('StructuredOutputAgent and reasoning sent back', () => {
       ],
       1,
     );
-    const error = await lastValueFrom(agent.call(userMsg('Ada?'), { structuredOutput: Person })).then(
+    const error = await lastValueFrom(
+      agent.call(userMsg('Ada?'), { structuredOutput: Person }),
+    ).then(
       () => undefined,
       (failure: unknown) => failure,
     );

@@ -66,7 +66,11 @@ describe('ChatResponseAccumulator', () => {
       index: 0,
       ...extra,
     });
-    accumulator.add({ thinking: 'Two ', reasoningField: 'reasoning', reasoningDetails: [piece('Two ')] });
+    accumulator.add({
+      thinking: 'Two ',
+      reasoningField: 'reasoning',
+      reasoningDetails: [piece('Two ')],
+    });
     accumulator.add({
       thinking: 'calls.',
       reasoningField: 'reasoning',
@@ -83,11 +87,22 @@ describe('ChatResponseAccumulator', () => {
     const response = accumulator.response();
     expect(response.reasoningField).toBe('reasoning');
     expect(response.reasoningDetails).toEqual([
-      { type: 'reasoning.text', text: 'Two calls.', format: 'anthropic-claude-v1', index: 0, signature: 'c2ln' },
+      {
+        type: 'reasoning.text',
+        text: 'Two calls.',
+        format: 'anthropic-claude-v1',
+        index: 0,
+        signature: 'c2ln',
+      },
       { type: 'reasoning.encrypted', data: 'ZW5j' },
     ]);
     expect(response.toolCalls).toEqual([
-      { id: 'c', name: 'f', arguments: '{}', extraContent: { google: { thought_signature: 'AAA' } } },
+      {
+        id: 'c',
+        name: 'f',
+        arguments: '{}',
+        extraContent: { google: { thought_signature: 'AAA' } },
+      },
     ]);
   });
 });

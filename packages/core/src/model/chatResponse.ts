@@ -83,8 +83,7 @@ export class ChatResponseAccumulator {
     }
     if (chunk.thinking) this.#thinking.push(chunk.thinking);
     if (chunk.reasoningField) this.#reasoningField = chunk.reasoningField;
-    if (chunk.reasoningDetails) (this.#details ??= new ReasoningDetails()).add(chunk.reasoningDetails);
-    if (chunk.thinkingSignature) (this.#signature ??= []).push(chunk.thinkingSignature);
+    if (chunk.reasoningDetails || chunk.thinkingSignature) this.#addReasoningData(chunk);
     if (chunk.toolCalls) for (const delta of chunk.toolCalls) this.#addToolCall(delta);
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.finishReason) this.#finishReason = chunk.finishReason;
@@ -137,6 +136,17 @@ export class ChatResponseAccumulator {
   #join(parts: string[]): string {
     if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
     return parts[0] ?? '';
+  }
+
+  #addReasoningData({ reasoningDetails, thinkingSignature }: ChatChunk): void {
+    if (reasoningDetails) {
+      this.#details ??= new ReasoningDetails();
+      this.#details.add(reasoningDetails);
+    }
+    if (thinkingSignature) {
+      this.#signature ??= [];
+      this.#signature.push(thinkingSignature);
+    }
   }
 
   #addToolCall(delta: ToolCallDelta): void {

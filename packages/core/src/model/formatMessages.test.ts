@@ -159,7 +159,11 @@ describe('formatMessages', () => {
         name: 'assistant',
         role: 'assistant',
         content: [
-          { type: 'thinking', thinking: 'One. ', provider: { reasoningField: 'reasoning_content' } },
+          {
+            type: 'thinking',
+            thinking: 'One. ',
+            provider: { reasoningField: 'reasoning_content' },
+          },
           { type: 'thinking', thinking: 'Two.', provider: { reasoningField: 'reasoning_content' } },
           { type: 'text', text: 'Done.' },
         ],
@@ -178,7 +182,10 @@ describe('formatMessages', () => {
 
     it("drops it for another agent's Msg, even one from the same model", () => {
       const heard = reasoned('m1', 'alice');
-      const said = { ...heard, content: [...heard.content, { type: 'text' as const, text: 'Oslo?' }] };
+      const said = {
+        ...heard,
+        content: [...heard.content, { type: 'text' as const, text: 'Oslo?' }],
+      };
       expect(formatMessages([said], { model: 'm1', selfName: 'bob' })).toEqual([
         { role: 'user', name: 'alice', content: 'Oslo?' },
       ]);

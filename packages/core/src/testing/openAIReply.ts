@@ -86,11 +86,19 @@ export function completion(plan: TurnPlan, meta: ReplyMeta, wire?: DialectWire):
     ...(thinking !== '' &&
       details && {
         reasoning_details: [
-          { type: 'reasoning.text', text: thinking, format: details.format, index: 0, signature: details.signature },
+          {
+            type: 'reasoning.text',
+            text: thinking,
+            format: details.format,
+            index: 0,
+            signature: details.signature,
+          },
         ],
       }),
     ...(plan.toolCalls.length > 0 && {
-      tool_calls: plan.toolCalls.map((call, index) => wireToolCall(call, wire?.extraContent?.(index))),
+      tool_calls: plan.toolCalls.map((call, index) =>
+        wireToolCall(call, wire?.extraContent?.(index)),
+      ),
     }),
   };
   return {

@@ -73,7 +73,11 @@ const calls = (extra?: JsonObject) => [
     function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
     ...(extra && { extra_content: extra }),
   },
-  { id: 'call_r', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+  {
+    id: 'call_r',
+    type: 'function',
+    function: { name: 'get_weather', arguments: '{"city":"Rome"}' },
+  },
 ];
 
 describe('startStrictOpenAIServer dialects', () => {
@@ -176,7 +180,11 @@ describe('startStrictOpenAIServer dialects', () => {
       const pieces = reasoningDeltas.flatMap((delta) => delta['reasoning_details'] as JsonObject[]);
       expect(pieces.length).toBeGreaterThan(1);
       for (const piece of pieces)
-        expect(piece).toMatchObject({ type: 'reasoning.text', index: 0, format: 'anthropic-claude-v1' });
+        expect(piece).toMatchObject({
+          type: 'reasoning.text',
+          index: 0,
+          format: 'anthropic-claude-v1',
+        });
       expect(pieces.filter((piece) => piece['signature'] !== undefined)).toEqual([pieces.at(-1)]);
       const merged = {
         ...pieces.at(-1),

@@ -48,7 +48,9 @@ export class ServerDialect {
     const signature = `c2lnLXJ4YWdlbnQt${replyNumber.toString(36)}`;
     if (this.name === 'gemini') {
       const first = plan.toolCalls[0];
-      const google = (index: number) => ({ google: { thought_signature: `${signature}-${index}` } });
+      const google = (index: number) => ({
+        google: { thought_signature: `${signature}-${index}` },
+      });
       if (first) this.#issued.set(first.id, { signature: `${signature}-0` });
       return {
         plan,
@@ -116,16 +118,23 @@ export class ServerDialect {
     const sent = message['reasoning_content'];
     if (typeof sent !== 'string' || sent === '') return DEEPSEEK_ERROR;
     const issued = this.#issuedFor(calls);
-    return issued?.reasoning !== undefined && issued.reasoning !== sent ? DEEPSEEK_ERROR : undefined;
+    return issued?.reasoning !== undefined && issued.reasoning !== sent
+      ? DEEPSEEK_ERROR
+      : undefined;
   }
 
   #checkGemini(calls: unknown[], index: number): string | undefined {
-    const first = calls[0] as { id?: unknown; function?: { name?: unknown }; extra_content?: unknown };
+    const first = calls[0] as {
+      id?: unknown;
+      function?: { name?: unknown };
+      extra_content?: unknown;
+    };
     const google = (first.extra_content as { google?: { thought_signature?: unknown } } | undefined)
       ?.google;
     const sent = google?.thought_signature;
     const issued = typeof first.id === 'string' ? this.#issued.get(first.id) : undefined;
-    if (typeof sent === 'string' && (issued === undefined || issued.signature === sent)) return undefined;
+    if (typeof sent === 'string' && (issued === undefined || issued.signature === sent))
+      return undefined;
     const name = String(first.function?.name ?? '');
     return typeof sent === 'string'
       ? `Corrupted thought signature. Additional data, function call \`default_api:${name}\` , position ${index + 1}.`

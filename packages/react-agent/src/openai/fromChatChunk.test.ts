@@ -56,7 +56,9 @@ describe('fromChatChunk', () => {
       ],
     });
     expect(fromChatChunk(call)).toEqual({
-      toolCalls: [{ index: 0, id: 'call_g', name: 'weather', arguments: '{}', extraContent: extra }],
+      toolCalls: [
+        { index: 0, id: 'call_g', name: 'weather', arguments: '{}', extraContent: extra },
+      ],
     });
   });
 

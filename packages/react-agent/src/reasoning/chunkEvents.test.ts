@@ -16,7 +16,10 @@ function run(chunks: ChatChunk[]): ReasoningChunkEvent[] {
   return chunks.flatMap((chunk) => builder.eventsOf(chunk));
 }
 
-const call = (index: number, fields: Omit<NonNullable<ChatChunk['toolCalls']>[number], 'index'>) => ({
+const call = (
+  index: number,
+  fields: Omit<NonNullable<ChatChunk['toolCalls']>[number], 'index'>,
+) => ({
   toolCalls: [{ index, ...fields }],
 });
 
@@ -36,8 +39,12 @@ describe('ChunkEventBuilder', () => {
       { type: 'thinking', thinking: 'Two cities.' },
       { type: 'text', text: 'Checking.' },
     ]);
-    expect(contents[2]!.slice(2)).toEqual([{ type: 'tool_use', id: 'a', name: 'get_weather', input: {} }]);
-    expect(contents[3]!.slice(2)).toEqual([{ type: 'tool_use', id: 'a', name: 'get_weather', input: {} }]);
+    expect(contents[2]!.slice(2)).toEqual([
+      { type: 'tool_use', id: 'a', name: 'get_weather', input: {} },
+    ]);
+    expect(contents[3]!.slice(2)).toEqual([
+      { type: 'tool_use', id: 'a', name: 'get_weather', input: {} },
+    ]);
     expect(contents[4]!.slice(2)).toEqual([
       { type: 'tool_use', id: 'a', name: 'get_weather', input: { city: 'Paris' } },
     ]);
@@ -63,7 +70,12 @@ describe('ChunkEventBuilder', () => {
 
   it('keeps input {} for arguments that close but are not a JSON object', () => {
     const events = run([call(0, { id: 'a', name: 'f', arguments: '{"x": tru}' })]);
-    expect(events[0]!.accumulated.content[1]).toEqual({ type: 'tool_use', id: 'a', name: 'f', input: {} });
+    expect(events[0]!.accumulated.content[1]).toEqual({
+      type: 'tool_use',
+      id: 'a',
+      name: 'f',
+      input: {},
+    });
   });
 
   it('ignores a delta with an invalid index (the reply fails when it completes)', () => {

@@ -52,8 +52,15 @@ export function responseToMsg(
       invalid ??= {};
       invalid[callId] = call.arguments;
     }
-    const block: ToolUseBlock = { type: 'tool_use', id: callId, name: call.name, input: input ?? {} };
-    content.push(call.extraContent ? { ...block, provider: { extraContent: call.extraContent } } : block);
+    const block: ToolUseBlock = {
+      type: 'tool_use',
+      id: callId,
+      name: call.name,
+      input: input ?? {},
+    };
+    content.push(
+      call.extraContent ? { ...block, provider: { extraContent: call.extraContent } } : block,
+    );
   }
   const metadata: JsonObject = {};
   if (model !== undefined) metadata['model'] = model;

@@ -86,7 +86,11 @@ export function reasoningStep<R>(
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;
-    const sizing = settings && { context: settings, formatter: setup.formatter };
+    const sizing = settings && {
+      context: settings,
+      formatter: setup.formatter,
+      modelName: setup.model.modelName,
+    };
     if (sizing === undefined || contextFits(state, sizing)) start();
     else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
     return phases.subscription;

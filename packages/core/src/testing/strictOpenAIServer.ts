@@ -50,7 +50,8 @@ const DIALECTS: readonly StrictServerDialect[] = ['deepseek', 'gemini', 'openrou
  * Starts an HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions API
  * (`POST /v1/chat/completions`, streaming or not) and answers from a script. It rejects with
  * a 400, like the real API, every request `validateChatRequest` finds invalid, so tests prove
- * an agent sends conversations the real API would accept. A request arriving after the script
+ * an agent sends conversations the real API would accept (with `dialect`, also every request
+ * that provider rejects for reasoning not sent back). A request arriving after the script
  * ran out is answered 500 with a message saying so (and `x-should-retry: false`).
  *
  * @example

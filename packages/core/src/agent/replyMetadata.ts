@@ -13,8 +13,12 @@ import type { Usage } from '../model/chatModel.js';
  *   in a row had only failing tool calls; a tool-less summary answered;
  * - `structured_output`: a validated structured response;
  * - `handoff`: the call was handed to another agent;
- * - `length`: the model's answer was cut by the output-token limit (`finish_reason:
- *   'length'`); the reply holds what it said before the cut.
+ * - `length`: the model's final answer was cut by the output-token limit (`finish_reason:
+ *   'length'`); the reply holds what it said before the cut. A cut reply that calls tools
+ *   does not end the call: calls whose arguments arrived whole run, a call whose arguments
+ *   the cut left invalid gets an error result the model reads, and the loop goes on. A cut
+ *   summary keeps its own reason (`max_iterations`, `tool_failures`), with
+ *   `metadata.finishReason: 'length'`.
  */
 export type GenerateReason =
   | 'stop'

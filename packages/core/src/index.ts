@@ -145,6 +145,7 @@ export type {
   ChatModel,
   ChatRequest,
   ModelOptions,
+  ReasoningField,
   ToolCallDelta,
   ToolChoice,
   ToolSchema,

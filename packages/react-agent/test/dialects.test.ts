@@ -13,7 +13,9 @@ const expected = JSON.parse(readFileSync(new URL('expected.json', dir), 'utf8'))
   {
     text: string;
     thinking: string;
-    toolCalls: { id: string; name: string; arguments: string }[];
+    reasoningField?: string;
+    reasoningDetails?: object[];
+    toolCalls: { id: string; name: string; arguments: string; extraContent?: object }[];
     finishReason: string;
     usage?: object;
   }
@@ -134,10 +136,17 @@ describe('OpenAIChatModel on recorded Chat Completions dialects', () => {
     );
     const accumulator = new ChatResponseAccumulator();
     for (const chunk of chunks) accumulator.add(chunk);
-    const { text, thinking, toolCalls, finishReason, usage } = accumulator.response();
-    expect({ text, thinking, toolCalls, finishReason, ...(usage && { usage }) }).toEqual(
-      expected[file],
-    );
+    const { text, thinking, toolCalls, finishReason, usage, reasoningField, reasoningDetails } =
+      accumulator.response();
+    expect({
+      text,
+      thinking,
+      ...(reasoningField && { reasoningField }),
+      ...(reasoningDetails && { reasoningDetails }),
+      toolCalls,
+      finishReason,
+      ...(usage && { usage }),
+    }).toEqual(expected[file]);
     if (hasMultiByte) expect(state.midCharSplits).toBeGreaterThan(0);
   });
 
@@ -154,8 +163,25 @@ describe('OpenAIChatModel on recorded Chat Completions dialects', () => {
     if (want.toolCalls.length > 0) {
       expect(textOf(reply)).toBe('Done.');
       const sent = JSON.parse(state.bodies[1] ?? '{}') as {
-        messages: { role: string; tool_call_id?: string; content?: unknown }[];
+        messages: {
+          role: string;
+          tool_call_id?: string;
+          content?: unknown;
+          tool_calls?: { extra_content?: unknown }[];
+          [field: string]: unknown;
+        }[];
       };
+      // What the server sent with the reply goes back on it, in the same fields.
+      const assistant = sent.messages.find((m) => m.role === 'assistant')!;
+      if (want.reasoningField) expect(assistant[want.reasoningField]).toBe(want.thinking);
+      for (const field of ['reasoning_content', 'reasoning'].filter(
+        (f) => f !== want.reasoningField,
+      ))
+        expect(assistant[field]).toBeUndefined();
+      expect(assistant['reasoning_details']).toEqual(want.reasoningDetails);
+      expect(assistant.tool_calls?.map((call) => call.extra_content)).toEqual(
+        want.toolCalls.map((call) => call.extraContent),
+      );
       const results = sent.messages.filter((m) => m.role === 'tool');
       expect(results.map((m) => m.tool_call_id)).toEqual(want.toolCalls.map((call) => call.id));
       // The tools ran on the parsed arguments (an unknown tool or bad JSON would say so).
@@ -168,7 +194,11 @@ describe('OpenAIChatModel on recorded Chat Completions dialects', () => {
       expect(state.bodies).toHaveLength(1);
       expect(textOf(reply)).toBe(want.text);
       if (want.thinking) {
-        expect(reply.content).toContainEqual({ type: 'thinking', thinking: want.thinking });
+        expect(reply.content).toContainEqual({
+          type: 'thinking',
+          thinking: want.thinking,
+          ...(want.reasoningField && { provider: { reasoningField: want.reasoningField } }),
+        });
       }
       if (want.finishReason !== 'stop') {
         expect(reply.metadata['finishReason']).toBe(want.finishReason);

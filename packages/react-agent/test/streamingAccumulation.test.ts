@@ -31,6 +31,35 @@ async function timeReply(chunks: number): Promise<number> {
   return elapsed;
 }
 
+/**
+ * CPU milliseconds of one call whose reply is one tool call with `fragments` argument
+ * fragments of 16 characters, with a chunk hook reading the accumulated tool_use block.
+ */
+async function timeToolCall(fragments: number): Promise<number> {
+  const note = 'y'.repeat(16 * fragments - 12);
+  const agent = new ReActAgent({
+    name: 'streamer',
+    sysPrompt: '',
+    model: new ScriptedChatModel([
+      { toolCalls: [{ id: 'c', name: 'nowhere', arguments: { note } }] },
+      'Done.',
+    ]),
+  });
+  let complete = 0;
+  agent.addHook({
+    onEvent: (event) => {
+      if (event.type !== 'reasoningChunk') return;
+      const block = event.accumulated.content.at(-1);
+      if (block?.type === 'tool_use' && block.input['note'] !== undefined) complete++;
+    },
+  });
+  const t0 = process.cpuUsage();
+  await lastValueFrom(agent.call(userMsg('call')));
+  const used = process.cpuUsage(t0);
+  expect(complete).toBe(1);
+  return (used.user + used.system) / 1000;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -46,6 +75,17 @@ describe('ReActAgent streaming accumulation', () => {
       two.push(await timeReply(20_000));
     }
     // Linear work doubles; quadratic work would quadruple. 3 leaves room for GC noise.
+    expect(median(two) / median(one)).toBeLessThan(3);
+  });
+
+  it('tracks a streamed tool call of 10,000 argument fragments in time linear in its length', async () => {
+    await timeToolCall(2_000);
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      one.push(await timeToolCall(10_000));
+      two.push(await timeToolCall(20_000));
+    }
     expect(median(two) / median(one)).toBeLessThan(3);
   });
 });

@@ -92,3 +92,14 @@ export function acceptedThinking(
   }
   return [];
 }
+
+/** The model (`metadata.model`) of the assistant message that made tool call `callId`. */
+export function modelOfCall(messages: readonly Msg[], callId: string): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const msg = messages[index]!;
+    if (!msg.content.some((block) => block.type === 'tool_use' && block.id === callId)) continue;
+    const model = msg.metadata['model'];
+    return typeof model === 'string' ? model : undefined;
+  }
+  return undefined;
+}

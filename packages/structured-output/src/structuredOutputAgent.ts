@@ -26,6 +26,7 @@ import { defer, map, type Observable, of } from 'rxjs';
 import {
   acceptedThinking,
   compactStructuredCall,
+  modelOfCall,
   responseCallIds,
 } from './compactStructuredCall.js';
 import { GENERATE_RESPONSE } from './responseTool.js';
@@ -199,7 +200,9 @@ export class StructuredOutputAgent extends ReActAgent {
   #rejectPlainText(reply: Msg, state: StructuredCallState): FinalAnswerDecision {
     const call = state.structured;
     const text = textOf(reply).trim();
-    const problem = `the model answered in plain text instead of calling ${GENERATE_RESPONSE}: ${excerpt(text)}`;
+    const cut =
+      reply.metadata['finishReason'] === 'length' ? ' (cut by the output-token limit)' : '';
+    const problem = `the model answered in plain text${cut} instead of calling ${GENERATE_RESPONSE}: ${excerpt(text)}`;
     const error = call.recordFailure(problem);
     if (error) throw error;
     const keepDraft = text !== '';
@@ -220,7 +223,8 @@ export class StructuredOutputAgent extends ReActAgent {
     const callIds = responseCallIds(messages, state.preexisting);
     // The reasoning behind the accepted call would go with the message compaction drops.
     const thinking = acceptedThinking(messages, callId, callIds);
-    const reply = responseMsg(this.name, call.responseOf(callId), thinking);
+    const model = modelOfCall(messages, callId);
+    const reply = responseMsg(this.name, call.responseOf(callId), thinking, model);
     state.transcript.replace(
       compactStructuredCall(messages, { ...artefactsOf(call), callIds }, reply),
     );

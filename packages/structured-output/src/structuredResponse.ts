@@ -19,19 +19,24 @@ export type StructuredResponse<S> = S extends { _zod: { output: infer O } }
 
 /**
  * The assistant message that carries a structured response: `metadata.response` is the
- * validated value and the text is its JSON, after the model's `thinking` when given. It is
- * both the stored answer and the reply.
+ * validated value and the text is its JSON, after the model's `thinking` when given (with
+ * `model`, the model that thought it, as `metadata.model`, so the reasoning goes back to that
+ * model only). It is both the stored answer and the reply.
  */
 export function responseMsg(
   agentName: string,
   response: unknown,
   thinking: readonly ThinkingBlock[] = [],
+  model?: string,
 ): Msg {
   return createMsg({
     name: agentName,
     role: 'assistant',
     content: [...thinking, { type: 'text', text: JSON.stringify(response) ?? 'null' }],
-    metadata: { response: response as JsonValue },
+    metadata: {
+      response: response as JsonValue,
+      ...(model !== undefined && thinking.length > 0 && { model }),
+    },
   });
 }
 

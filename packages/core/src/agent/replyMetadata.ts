@@ -12,7 +12,13 @@ import type { Usage } from '../model/chatModel.js';
  * - `max_iterations` / `tool_failures`: the step budget ran out, or too many reasoning steps
  *   in a row had only failing tool calls; a tool-less summary answered;
  * - `structured_output`: a validated structured response;
- * - `handoff`: the call was handed to another agent.
+ * - `handoff`: the call was handed to another agent;
+ * - `length`: the model's final answer was cut by the output-token limit (`finish_reason:
+ *   'length'`); the reply holds what it said before the cut. A cut reply that calls tools
+ *   does not end the call: calls whose arguments arrived whole run, a call whose arguments
+ *   the cut left invalid gets an error result the model reads, and the loop goes on. A cut
+ *   summary keeps its own reason (`max_iterations`, `tool_failures`), with
+ *   `metadata.finishReason: 'length'`.
  */
 export type GenerateReason =
   | 'stop'
@@ -23,7 +29,8 @@ export type GenerateReason =
   | 'max_iterations'
   | 'tool_failures'
   | 'structured_output'
-  | 'handoff';
+  | 'handoff'
+  | 'length';
 
 /** What one ReActAgent call did (`reply.metadata.stats`). */
 export interface ReplyStats {
@@ -71,6 +78,7 @@ const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
   'tool_failures',
   'structured_output',
   'handoff',
+  'length',
 ]);
 
 /** Whether `value` is one of the known `GenerateReason`s. */

@@ -165,6 +165,34 @@ describe('compressContext', () => {
     expect(result.summary.metadata['compressed']).toMatchObject({ count: result.replaced.length });
   });
 
+  it('keeps the reasoning to send back (thinking provider data, tool-call extraContent) on the messages it keeps', async () => {
+    const messages = history().map((msg): Msg => {
+      if (msg.role !== 'assistant' || msg.content[0]?.type !== 'tool_use') return msg;
+      const call = msg.content[0];
+      return {
+        ...msg,
+        metadata: { model: 'm1' },
+        content: [
+          {
+            type: 'thinking',
+            thinking: 'Look it up.',
+            signature: 'c2ln',
+            provider: { reasoningField: 'reasoning_content', reasoningDetails: [{ index: 0 }] },
+          },
+          { ...call, provider: { extraContent: { google: { thought_signature: 'AAA=' } } } },
+        ],
+      };
+    });
+    const result = await lastValueFrom(compressContext(options({ messages, strategy: 'drop' })));
+    if (!result.compressed) throw new Error('expected a compression');
+    const keptCalls = result.kept.filter((msg) => msg.content[0]?.type === 'thinking');
+    expect(keptCalls.length).toBeGreaterThan(0);
+    for (const msg of keptCalls) {
+      const original = messages.find((m) => m.id === msg.id)!;
+      expect(msg).toEqual(original);
+    }
+  });
+
   it('lets a postCompress hook replace the summary, then counts it again', async () => {
     const notify = <E extends HookEvent>(event: E): Observable<E> => {
       if (event.type === 'postCompress') event.summary = userMsg('short', { name: 'system' });

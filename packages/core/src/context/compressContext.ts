@@ -48,9 +48,10 @@ export interface CompressContextOptions {
   readonly notify?: <E extends HookEvent>(event: E) => Observable<E>;
   /** Aborts the summary request. */
   readonly signal?: AbortSignal;
-  /** The agent's formatter and name, so tokens are counted on what is really sent. */
+  /** The agent's formatter, name and model, so tokens are counted on what is really sent. */
   readonly formatter?: Formatter;
   readonly selfName?: string;
+  readonly model?: string;
 }
 
 /** What `compressContext` decided. */
@@ -141,6 +142,7 @@ function settle(options: CompressContextOptions): Settings {
     tools: options.tools,
     ...(options.formatter !== undefined && { formatter: options.formatter }),
     ...(options.selfName !== undefined && { selfName: options.selfName }),
+    ...(options.model !== undefined && { model: options.model }),
   };
   return {
     keepRecent,

@@ -16,6 +16,8 @@ export interface ContextRequest {
   readonly formatter?: Formatter;
   /** The agent's name, so its own assistant Msgs format as assistant turns. */
   readonly selfName?: string;
+  /** The model the request goes to, so the reasoning sent back to it counts too. */
+  readonly model?: string;
 }
 
 /**

@@ -60,6 +60,32 @@ describe('createTokenCounter', () => {
 });
 
 describe('estimateTokens', () => {
+  it('counts the reasoning sent back to the model that produced it, and only to it', () => {
+    const reasoned = createMsg({
+      name: 'assistant',
+      role: 'assistant',
+      content: [
+        {
+          type: 'thinking',
+          thinking: 'one two three four',
+          provider: { reasoningField: 'reasoning_content' },
+        },
+        { type: 'text', text: 'done' },
+      ],
+      metadata: { model: 'ds' },
+    });
+    const request = (model?: string): ContextRequest => ({
+      systemPrompt: '',
+      messages: [userMsg('go'), reasoned],
+      tools: [],
+      ...(model !== undefined && { model }),
+    });
+    const counter = createTokenCounter((text) => (text === '' ? 0 : text.split(/\s+/).length));
+    const without = counter(request());
+    expect(counter(request('ds'))).toBe(without + 4);
+    expect(counter(request('other'))).toBe(without);
+  });
+
   it('counts about four characters a token, rounded up', () => {
     const request = { systemPrompt: '', messages: [userMsg('x'.repeat(400))], tools: [] };
     // 3 + "user"/4 + 400/4 + 3 priming.

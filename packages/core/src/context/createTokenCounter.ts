@@ -1,6 +1,6 @@
 import type { Msg } from '../message/msg.js';
 import { toolOutputText } from '../message/readers.js';
-import type { ChatMessage } from '../model/chatMessage.js';
+import type { AssistantChatMessage, ChatMessage } from '../model/chatMessage.js';
 import type { ToolSchema } from '../model/chatModel.js';
 import { formatMessages } from '../model/formatMessages.js';
 import type { ContextRequest, TokenCounter } from './contextRequest.js';
@@ -41,7 +41,7 @@ export function createTokenCounter(countText: (text: string) => number): TokenCo
       if (request.systemPrompt) {
         tokens += messageTokens({ role: 'system', content: request.systemPrompt }, countText);
       }
-      last = countMessages(request.messages, request.selfName, countText, last);
+      last = countMessages(request.messages, formatting(request), countText, last);
       const callIds = new Set<string>();
       for (const count of last.counts) {
         tokens += count.own;
@@ -51,7 +51,7 @@ export function createTokenCounter(countText: (text: string) => number): TokenCo
     } else {
       const messages = format(request.messages, {
         systemPrompt: request.systemPrompt,
-        ...(request.selfName !== undefined && { selfName: request.selfName }),
+        ...formatting(request),
       });
       for (const message of messages) tokens += messageTokens(message, countText);
     }
@@ -60,10 +60,21 @@ export function createTokenCounter(countText: (text: string) => number): TokenCo
   };
 }
 
+/** How a request's Msgs are formatted: for which agent, to which model. */
+interface Formatting {
+  readonly selfName?: string;
+  readonly model?: string;
+}
+
+function formatting({ selfName, model }: ContextRequest): Formatting {
+  if (selfName === undefined) return model === undefined ? {} : { model };
+  return model === undefined ? { selfName } : { selfName, model };
+}
+
 /** The counts of the last request's messages, one per Msg, kept for the next request. */
 interface CountedMessages {
   readonly msgs: readonly Msg[];
-  readonly selfName: string | undefined;
+  readonly formatting: Formatting;
   readonly counts: readonly MsgCount[];
 }
 
@@ -74,21 +85,25 @@ interface CountedMessages {
  */
 function countMessages(
   msgs: readonly Msg[],
-  selfName: string | undefined,
+  formatting: Formatting,
   countText: (text: string) => number,
   last: CountedMessages | undefined,
 ): CountedMessages {
   const counts = new Array<MsgCount>(msgs.length);
   let i = 0;
-  if (last !== undefined && last.selfName === selfName) {
+  if (
+    last !== undefined &&
+    last.formatting.selfName === formatting.selfName &&
+    last.formatting.model === formatting.model
+  ) {
     const shared = Math.min(last.msgs.length, msgs.length);
     while (i < shared && last.msgs[i] === msgs[i]) {
       counts[i] = last.counts[i]!;
       i++;
     }
   }
-  for (; i < msgs.length; i++) counts[i] = countMsg(msgs[i]!, selfName, countText);
-  return { msgs, selfName, counts };
+  for (; i < msgs.length; i++) counts[i] = countMsg(msgs[i]!, formatting, countText);
+  return { msgs, formatting, counts };
 }
 
 /**
@@ -102,14 +117,11 @@ interface MsgCount {
   readonly results: readonly (readonly [id: string, tokens: number])[];
 }
 
-function countMsg(
-  msg: Msg,
-  selfName: string | undefined,
-  countText: (text: string) => number,
-): MsgCount {
+function countMsg(msg: Msg, formatting: Formatting, countText: (text: string) => number): MsgCount {
+  const { selfName } = formatting;
   let own = 0;
   const callIds: string[] = [];
-  for (const message of formatMessages([msg], selfName === undefined ? {} : { selfName })) {
+  for (const message of formatMessages([msg], formatting)) {
     own += messageTokens(message, countText);
     if (message.role === 'assistant')
       for (const call of message.tool_calls ?? []) callIds.push(call.id);
@@ -147,12 +159,27 @@ function messageTokens(message: ChatMessage, countText: (text: string) => number
       tokens += part.type === 'text' ? countText(part.text) : PER_IMAGE;
     }
   }
-  if (message.role === 'assistant' && message.tool_calls !== undefined) {
+  if (message.role === 'assistant') tokens += assistantExtras(message, countText);
+  if (message.role === 'tool') tokens += countText(message.tool_call_id);
+  return tokens;
+}
+
+/** An assistant message's tool calls and the reasoning it sends back. */
+function assistantExtras(
+  message: AssistantChatMessage,
+  countText: (text: string) => number,
+): number {
+  let tokens = 0;
+  if (message.tool_calls !== undefined) {
     for (const call of message.tool_calls) {
       tokens += PER_TOOL_CALL + countText(call.function.name) + countText(call.function.arguments);
+      if (call.extra_content !== undefined) tokens += countText(JSON.stringify(call.extra_content));
     }
   }
-  if (message.role === 'tool') tokens += countText(message.tool_call_id);
+  if (message.reasoning_content !== undefined) tokens += countText(message.reasoning_content);
+  if (message.reasoning !== undefined) tokens += countText(message.reasoning);
+  if (message.reasoning_details !== undefined)
+    tokens += countText(JSON.stringify(message.reasoning_details));
   return tokens;
 }
 

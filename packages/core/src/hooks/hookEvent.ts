@@ -48,7 +48,11 @@ export interface ReasoningChunkEvent extends EventBase {
       readonly arguments?: string;
     };
   };
-  /** The reply so far (its text is a string built by appending, never re-copied). */
+  /**
+   * The reply so far: its thinking, its text (a string built by appending, never re-copied)
+   * and a `tool_use` block for every tool call begun so far, whose `input` is `{}` until that
+   * call's arguments are complete.
+   */
   readonly accumulated: Msg;
 }
 

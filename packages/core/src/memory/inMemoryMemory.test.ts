@@ -7,10 +7,27 @@ import { InMemoryMemory } from './inMemoryMemory.js';
 function conversation(): Msg[] {
   return [
     userMsg('What is the weather?', { metadata: { source: 'cli' } }),
-    assistantMsg([
-      { type: 'thinking', thinking: 'Need the tool.' },
-      { type: 'tool_use', id: 't1', name: 'weather', input: { city: 'Oslo' } },
-    ]),
+    assistantMsg(
+      [
+        {
+          type: 'thinking',
+          thinking: 'Need the tool.',
+          signature: 'c2ln',
+          provider: {
+            reasoningField: 'reasoning',
+            reasoningDetails: [{ type: 'reasoning.text', text: 'Need the tool.', index: 0 }],
+          },
+        },
+        {
+          type: 'tool_use',
+          id: 't1',
+          name: 'weather',
+          input: { city: 'Oslo' },
+          provider: { extraContent: { google: { thought_signature: 'AAA=' } } },
+        },
+      ],
+      { metadata: { model: 'm1' } },
+    ),
     createMsg({
       name: 'assistant',
       role: 'tool',
@@ -86,6 +103,8 @@ describe('InMemoryMemory', () => {
     fresh.loadStateDict(JSON.parse(saved) as JsonObject);
     expect(fresh.size).toBe(4);
     expect(JSON.stringify(fresh.stateDict())).toBe(saved);
+    // Provider data to send back (reasoning, signatures) survives the round trip.
+    expect(fresh.messages()[1]!.content).toEqual(conversation()[1]!.content);
   });
 
   it('deep-copies state in and out', () => {
@@ -124,6 +143,18 @@ describe('InMemoryMemory', () => {
     ],
     ['messages[3].content[1].url', (m) => delete (m[3]!['content'] as JsonObject[])[1]!['url']],
     ['messages[2]', (m) => (m[2] = 'x' as unknown as JsonObject)],
+    [
+      'messages[1].content[0].signature',
+      (m) => ((m[1]!['content'] as JsonObject[])[0]!['signature'] = 7),
+    ],
+    [
+      'messages[1].content[0].provider',
+      (m) => ((m[1]!['content'] as JsonObject[])[0]!['provider'] = 'reasoning'),
+    ],
+    [
+      'messages[1].content[1].provider',
+      (m) => ((m[1]!['content'] as JsonObject[])[1]!['provider'] = []),
+    ],
   ])('rejects a state with a bad %s and keeps its messages', (path, mutate) => {
     const memory = new InMemoryMemory([userMsg('keep me')]);
     const state = stateWith(mutate);

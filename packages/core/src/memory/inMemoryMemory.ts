@@ -123,6 +123,8 @@ function assertBlock(value: unknown, path: string): void {
       return;
     case 'thinking':
       expectString(block['thinking'], `${path}.thinking`);
+      if (block['signature'] !== undefined) expectString(block['signature'], `${path}.signature`);
+      expectOptionalObject(block['provider'], `${path}.provider`);
       return;
     case 'image':
       expectString(block['url'], `${path}.url`);
@@ -131,6 +133,7 @@ function assertBlock(value: unknown, path: string): void {
       expectString(block['id'], `${path}.id`);
       expectString(block['name'], `${path}.name`);
       expectObject(block['input'], `${path}.input`, 'an object');
+      expectOptionalObject(block['provider'], `${path}.provider`);
       return;
     case 'tool_result':
       assertToolResult(block, path);
@@ -161,6 +164,10 @@ function assertToolResult(block: Record<string, unknown>, path: string): void {
 function expectObject(value: unknown, path: string, what: string): Record<string, unknown> {
   if (!isJsonObject(value)) fail(path, `must be ${what}`);
   return value;
+}
+
+function expectOptionalObject(value: unknown, path: string): void {
+  if (value !== undefined) expectObject(value, path, 'an object');
 }
 
 function expectString(value: unknown, path: string): void {

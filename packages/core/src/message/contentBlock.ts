@@ -6,10 +6,23 @@ export interface TextBlock {
   readonly text: string;
 }
 
-/** A model's reasoning ("thinking") text, kept apart from what it says. */
+/**
+ * A model's reasoning ("thinking") text, kept apart from what it says. Some providers
+ * require it back on later requests: `signature` and `provider` hold what the server sent
+ * with it (opaque JSON, kept in memory and state, sent back only to the model that produced
+ * it; see `formatMessages`).
+ */
 export interface ThinkingBlock {
   readonly type: 'thinking';
   readonly thinking: string;
+  /** A signature the server attached to the reasoning (verbatim). */
+  readonly signature?: string;
+  /**
+   * Provider data sent back with the reasoning. The OpenAI-compatible adapter records
+   * `reasoningField` (`'reasoning_content'` or `'reasoning'`, the field that carried the
+   * text) and `reasoningDetails` (OpenRouter's `reasoning_details`, merged).
+   */
+  readonly provider?: JsonObject;
 }
 
 /** A request to run a tool; `id` pairs it with its `tool_result`. */
@@ -18,6 +31,11 @@ export interface ToolUseBlock {
   readonly id: string;
   readonly name: string;
   readonly input: JsonObject;
+  /**
+   * Provider data sent back with the call, opaque: the OpenAI-compatible adapter records the
+   * call's `extra_content` (Gemini's `google.thought_signature`) as `extraContent`.
+   */
+  readonly provider?: JsonObject;
 }
 
 /** What a tool produced for the `tool_use` block with the same `id`. */

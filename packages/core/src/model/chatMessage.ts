@@ -1,3 +1,5 @@
+import type { JsonObject } from '../json.js';
+
 /**
  * OpenAI-style chat messages: the wire shape every `ChatModel` takes. These mirror the
  * Chat Completions request format so an adapter can pass them through unchanged.
@@ -32,14 +34,24 @@ export interface ChatToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** Provider data of the call, sent back as the server sent it (Gemini's thought signature). */
+  extra_content?: JsonObject;
 }
 
-/** An assistant turn; `content` is always present (`''` when the turn only calls tools). */
+/**
+ * An assistant turn; `content` is always present (`''` when the turn only calls tools). The
+ * reasoning fields are sent back only to the model that produced them, in the field the
+ * server used: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama), and
+ * OpenRouter's `reasoning_details`.
+ */
 export interface AssistantChatMessage {
   role: 'assistant';
   content: string;
   name?: string;
   tool_calls?: ChatToolCall[];
+  reasoning_content?: string;
+  reasoning?: string;
+  reasoning_details?: JsonObject[];
 }
 
 /** The result of one tool call, paired by `tool_call_id`. */

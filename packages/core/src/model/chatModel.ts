@@ -46,12 +46,27 @@ export interface ToolCallDelta {
   id?: string;
   name?: string;
   arguments?: string;
+  /** Provider data of the call (the wire's `extra_content`); later fragments' keys win. */
+  extraContent?: JsonObject;
 }
+
+/** Which wire field carried a reply's reasoning text, so it goes back in the same one. */
+export type ReasoningField = 'reasoning_content' | 'reasoning';
 
 /** One streamed piece of a response; every field is optional and additive. */
 export interface ChatChunk {
   text?: string;
   thinking?: string;
+  /** The field that carried `thinking` (set with it). */
+  reasoningField?: ReasoningField;
+  /**
+   * Pieces of OpenRouter's `reasoning_details`: pieces with the same `index` merge (their
+   * `text`, `summary` and `data` concatenate, other fields take the latest value); a piece
+   * without an index is a detail of its own.
+   */
+  reasoningDetails?: JsonObject[];
+  /** A signature of the reasoning (concatenates). */
+  thinkingSignature?: string;
   toolCalls?: ToolCallDelta[];
   usage?: Usage;
   finishReason?: string;

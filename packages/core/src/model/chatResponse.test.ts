@@ -56,4 +56,53 @@ describe('ChatResponseAccumulator', () => {
     accumulator.add({ toolCalls: [{ index: MAX_TOOL_CALL_INDEX, id: 'x', name: 'f' }] });
     expect(accumulator.response().toolCalls).toEqual([{ id: 'x', name: 'f', arguments: '' }]);
   });
+
+  it('records the reasoning field, merges reasoning_details pieces by index and keeps extra_content', () => {
+    const accumulator = new ChatResponseAccumulator();
+    const piece = (text: string, extra = {}) => ({
+      type: 'reasoning.text',
+      text,
+      format: 'anthropic-claude-v1',
+      index: 0,
+      ...extra,
+    });
+    accumulator.add({
+      thinking: 'Two ',
+      reasoningField: 'reasoning',
+      reasoningDetails: [piece('Two ')],
+    });
+    accumulator.add({
+      thinking: 'calls.',
+      reasoningField: 'reasoning',
+      reasoningDetails: [piece('calls.', { signature: null })],
+    });
+    accumulator.add({ reasoningDetails: [piece('', { signature: 'c2ln' })] });
+    accumulator.add({ reasoningDetails: [{ type: 'reasoning.encrypted', data: 'ZW5j' }] });
+    accumulator.add({
+      toolCalls: [
+        { index: 0, id: 'c', name: 'f', extraContent: { google: { thought_signature: 'AAA' } } },
+      ],
+    });
+    accumulator.add({ toolCalls: [{ index: 0, arguments: '{}' }] });
+    const response = accumulator.response();
+    expect(response.reasoningField).toBe('reasoning');
+    expect(response.reasoningDetails).toEqual([
+      {
+        type: 'reasoning.text',
+        text: 'Two calls.',
+        format: 'anthropic-claude-v1',
+        index: 0,
+        signature: 'c2ln',
+      },
+      { type: 'reasoning.encrypted', data: 'ZW5j' },
+    ]);
+    expect(response.toolCalls).toEqual([
+      {
+        id: 'c',
+        name: 'f',
+        arguments: '{}',
+        extraContent: { google: { thought_signature: 'AAA' } },
+      },
+    ]);
+  });
 });

@@ -1,5 +1,7 @@
 import { ModelError } from '../errors.js';
-import type { ChatChunk, ToolCallDelta, Usage } from './chatModel.js';
+import type { JsonObject } from '../json.js';
+import type { ChatChunk, ReasoningField, ToolCallDelta, Usage } from './chatModel.js';
+import { ReasoningDetails } from './reasoningDetails.js';
 
 /**
  * The largest tool-call `index` a response may use. Real servers number the calls of one
@@ -23,6 +25,8 @@ export interface AssembledToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  /** What the server sent beside the call (`extra_content`), to send back with it. */
+  readonly extraContent?: JsonObject;
 }
 
 /** A complete model response, assembled from chunks. */
@@ -32,12 +36,18 @@ export interface ChatResponse {
   readonly toolCalls: readonly AssembledToolCall[];
   readonly usage?: Usage;
   readonly finishReason?: string;
+  /** The field that carried the reasoning text (the last one seen). */
+  readonly reasoningField?: ReasoningField;
+  /** OpenRouter's `reasoning_details`, its streamed pieces merged by `index`. */
+  readonly reasoningDetails?: readonly JsonObject[];
+  readonly thinkingSignature?: string;
 }
 
 interface ToolCallParts {
   id: string;
   name: string;
   args: string[];
+  extraContent?: JsonObject;
 }
 
 /**
@@ -60,6 +70,9 @@ export class ChatResponseAccumulator {
   #error: ModelError | undefined;
   #usage: Usage | undefined;
   #finishReason: string | undefined;
+  #reasoningField: ReasoningField | undefined;
+  #details: ReasoningDetails | undefined;
+  #signature: string[] | undefined;
   #textLength = 0;
 
   /** Adds one chunk. */
@@ -69,6 +82,8 @@ export class ChatResponseAccumulator {
       this.#textLength += chunk.text.length;
     }
     if (chunk.thinking) this.#thinking.push(chunk.thinking);
+    if (chunk.reasoningField) this.#reasoningField = chunk.reasoningField;
+    if (chunk.reasoningDetails || chunk.thinkingSignature) this.#addReasoningData(chunk);
     if (chunk.toolCalls) for (const delta of chunk.toolCalls) this.#addToolCall(delta);
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.finishReason) this.#finishReason = chunk.finishReason;
@@ -76,7 +91,12 @@ export class ChatResponseAccumulator {
 
   /** Whether any text, thinking or tool call has arrived. */
   get hasContent(): boolean {
-    return this.#text.length > 0 || this.#thinking.length > 0 || this.#toolCalls.length > 0;
+    return (
+      this.#text.length > 0 ||
+      this.#thinking.length > 0 ||
+      this.#toolCalls.length > 0 ||
+      this.#details !== undefined
+    );
   }
 
   /** Characters of text received so far. */
@@ -95,6 +115,7 @@ export class ChatResponseAccumulator {
    */
   response(): ChatResponse {
     if (this.#error) throw this.#error;
+    const details = this.#details?.merged();
     return {
       text: this.text(),
       thinking: this.#join(this.#thinking),
@@ -102,15 +123,30 @@ export class ChatResponseAccumulator {
         id: call.id || `call_${position}_${Date.now().toString(36)}`,
         name: call.name,
         arguments: call.args.join(''),
+        ...(call.extraContent && { extraContent: call.extraContent }),
       })),
       ...(this.#usage && { usage: this.#usage }),
       ...(this.#finishReason !== undefined && { finishReason: this.#finishReason }),
+      ...(this.#reasoningField && { reasoningField: this.#reasoningField }),
+      ...(details && details.length > 0 && { reasoningDetails: details }),
+      ...(this.#signature && { thinkingSignature: this.#join(this.#signature) }),
     };
   }
 
   #join(parts: string[]): string {
     if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
     return parts[0] ?? '';
+  }
+
+  #addReasoningData({ reasoningDetails, thinkingSignature }: ChatChunk): void {
+    if (reasoningDetails) {
+      this.#details ??= new ReasoningDetails();
+      this.#details.add(reasoningDetails);
+    }
+    if (thinkingSignature) {
+      this.#signature ??= [];
+      this.#signature.push(thinkingSignature);
+    }
   }
 
   #addToolCall(delta: ToolCallDelta): void {
@@ -131,6 +167,10 @@ export class ChatResponseAccumulator {
     // OpenAI sends the name once; some servers repeat it in every delta, others split it.
     if (delta.name && delta.name !== call.name) call.name += delta.name;
     if (delta.arguments) call.args.push(delta.arguments);
+    if (delta.extraContent)
+      call.extraContent = call.extraContent
+        ? { ...call.extraContent, ...delta.extraContent }
+        : delta.extraContent;
   }
 }
 

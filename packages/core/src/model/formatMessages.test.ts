@@ -104,6 +104,109 @@ describe('formatMessages', () => {
     ]);
   });
 
+  describe('reasoning sent back', () => {
+    const reasoned = (model: string | undefined, name = 'assistant') =>
+      createMsg({
+        name,
+        role: 'assistant',
+        content: [
+          {
+            type: 'thinking',
+            thinking: 'Look it up.',
+            signature: 'c2ln',
+            provider: {
+              reasoningField: 'reasoning',
+              reasoningDetails: [{ type: 'reasoning.text', text: 'Look it up.', index: 0 }],
+            },
+          },
+          {
+            type: 'tool_use',
+            id: 'call_1',
+            name: 'weather',
+            input: { city: 'Oslo' },
+            provider: { extraContent: { google: { thought_signature: 'c2ln' } } },
+          },
+        ],
+        metadata: model === undefined ? {} : { model },
+      });
+    const bare = {
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"city":"Oslo"}' },
+        },
+      ],
+    };
+
+    it('sends the reasoning in the fields the server used, to the model that produced it', () => {
+      expect(formatMessages([reasoned('m1')], { model: 'm1' })).toEqual([
+        {
+          ...bare,
+          reasoning: 'Look it up.',
+          reasoning_details: [{ type: 'reasoning.text', text: 'Look it up.', index: 0 }],
+          tool_calls: [
+            { ...bare.tool_calls[0], extra_content: { google: { thought_signature: 'c2ln' } } },
+          ],
+        },
+      ]);
+    });
+
+    it('uses reasoning_content when that field carried the text, joining two thinking blocks', () => {
+      const msg = createMsg({
+        name: 'assistant',
+        role: 'assistant',
+        content: [
+          {
+            type: 'thinking',
+            thinking: 'One. ',
+            provider: { reasoningField: 'reasoning_content' },
+          },
+          { type: 'thinking', thinking: 'Two.', provider: { reasoningField: 'reasoning_content' } },
+          { type: 'text', text: 'Done.' },
+        ],
+        metadata: { model: 'ds' },
+      });
+      expect(formatMessages([msg], { model: 'ds' })).toEqual([
+        { role: 'assistant', content: 'Done.', reasoning_content: 'One. Two.' },
+      ]);
+    });
+
+    it('drops it for another model, without a model, and for a Msg that records none', () => {
+      expect(formatMessages([reasoned('m1')], { model: 'm2' })).toEqual([bare]);
+      expect(formatMessages([reasoned('m1')])).toEqual([bare]);
+      expect(formatMessages([reasoned(undefined)], { model: 'm1' })).toEqual([bare]);
+    });
+
+    it("drops it for another agent's Msg, even one from the same model", () => {
+      const heard = reasoned('m1', 'alice');
+      const said = {
+        ...heard,
+        content: [...heard.content, { type: 'text' as const, text: 'Oslo?' }],
+      };
+      expect(formatMessages([said], { model: 'm1', selfName: 'bob' })).toEqual([
+        { role: 'user', name: 'alice', content: 'Oslo?' },
+      ]);
+    });
+
+    it('sends no reasoning field for a thinking block that recorded none (content parts)', () => {
+      const msg = createMsg({
+        name: 'assistant',
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Mistral thinks in parts.' },
+          { type: 'text', text: 'Hi.' },
+        ],
+        metadata: { model: 'mistral' },
+      });
+      expect(formatMessages([msg], { model: 'mistral' })).toEqual([
+        { role: 'assistant', content: 'Hi.' },
+      ]);
+    });
+  });
+
   it('never omits assistant content and replays invalid arguments as valid JSON', () => {
     const msg = assistantMsg([toolUse('call_1', 'weather', {})], {
       metadata: { invalidToolArguments: { call_1: '{"city": Oslo' } },

@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject } from '../json.js';
 import type { ContentBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import { toolOutputText } from '../message/readers.js';
@@ -18,6 +19,12 @@ export interface FormatOptions {
    * speech heard through a hub, so it is sent as a named user message.
    */
   readonly selfName?: string;
+  /**
+   * The model the messages are sent to. The reasoning an assistant Msg recorded (its
+   * thinking blocks' `provider` data, its tool calls' `extraContent`) is sent back only
+   * when the Msg's `metadata.model` is this model; without it, reasoning is dropped.
+   */
+  readonly model?: string;
 }
 
 /**
@@ -30,7 +37,12 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  * Maps Msgs to OpenAI chat messages, in time linear in their size.
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
- *   always re-serialised, so they are valid JSON); thinking blocks are dropped.
+ *   always re-serialised, so they are valid JSON).
+ * - Reasoning goes back only to the model that produced it: on the agent's own assistant
+ *   Msgs whose `metadata.model` is `options.model`, a thinking block whose `provider`
+ *   recorded a `reasoningField` is sent in that field (`reasoning_content` or `reasoning`),
+ *   its `reasoningDetails` as `reasoning_details`, and each tool call's `extraContent` as
+ *   its `extra_content`. Otherwise thinking blocks are dropped.
  * - Each `tool_result` becomes a `role: 'tool'` message, in block order. A result whose call
  *   is not in the formatted history (another agent's tool, a trimmed window) is dropped,
  *   since the API rejects a tool message that answers no call.
@@ -59,7 +71,7 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
         if (isOtherAgent(msg, options.selfName)) {
           pushUser(msg, msg.name, false, out);
         } else {
-          out.push(toAssistant(msg.content, callIds));
+          out.push(toAssistant(msg, callIds, sentBack(msg, options.model)));
           pushToolResults(msg.content, callIds, out);
         }
         break;
@@ -128,8 +140,15 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
   return parts;
 }
 
-function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): AssistantChatMessage {
+/** Whether the reasoning `msg` recorded may go back to `model`: the model that produced it. */
+function sentBack(msg: Msg, model: string | undefined): boolean {
+  return model !== undefined && msg.metadata['model'] === model;
+}
+
+function toAssistant(msg: Msg, callIds: Set<string>, reasoning: boolean): AssistantChatMessage {
+  const blocks = msg.content;
   const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
+  if (reasoning) addReasoning(blocks, message);
   let calls = 0;
   for (const block of blocks) if (block.type === 'tool_use') calls++;
   if (calls === 0) return message;
@@ -140,14 +159,35 @@ function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): Ass
   for (const block of blocks) {
     if (block.type !== 'tool_use') continue;
     callIds.add(block.id);
-    toolCalls[at++] = {
+    const call: ChatToolCall = {
       id: block.id,
       type: 'function',
       function: { name: block.name, arguments: JSON.stringify(block.input) },
     };
+    const extra = reasoning ? block.provider?.['extraContent'] : undefined;
+    if (isJsonObject(extra)) call.extra_content = extra;
+    toolCalls[at++] = call;
   }
   message.tool_calls = toolCalls;
   return message;
+}
+
+/** Puts the reasoning of `blocks` in the fields the server sent it in. */
+function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMessage): void {
+  for (const block of blocks) {
+    if (block.type !== 'thinking' || block.provider === undefined) continue;
+    const { reasoningField, reasoningDetails } = block.provider;
+    if (reasoningField === 'reasoning_content' || reasoningField === 'reasoning') {
+      const before = message[reasoningField];
+      message[reasoningField] = before === undefined ? block.thinking : before + block.thinking;
+    }
+    if (Array.isArray(reasoningDetails)) {
+      const details = reasoningDetails.filter(isJsonObject) as JsonObject[];
+      message.reasoning_details = message.reasoning_details
+        ? [...message.reasoning_details, ...details]
+        : details;
+    }
+  }
 }
 
 function joinText(blocks: readonly ContentBlock[]): string {

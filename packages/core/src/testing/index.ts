@@ -9,6 +9,7 @@ export {
   type RecordedRequest,
   type StrictOpenAIServer,
   type StrictOpenAIServerOptions,
+  type StrictServerDialect,
   startStrictOpenAIServer,
 } from './strictOpenAIServer.js';
 export {

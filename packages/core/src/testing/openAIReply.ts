@@ -1,3 +1,4 @@
+import type { DialectWire } from './serverDialect.js';
 import type { PlannedToolCall, TurnPlan } from './turnPlan.js';
 
 /** Identity fields every chunk and completion of one response carries. */
@@ -24,8 +25,13 @@ export interface StreamEvents {
 
 const FINGERPRINT = 'fp_rxagent_strict';
 
-/** Builds the chunks of a streamed reply. */
-export function streamEvents(plan: TurnPlan, meta: ReplyMeta, includeUsage: boolean): StreamEvents {
+/** Builds the chunks of a streamed reply; `wire` adds a dialect's fields. */
+export function streamEvents(
+  plan: TurnPlan,
+  meta: ReplyMeta,
+  includeUsage: boolean,
+  wire?: DialectWire,
+): StreamEvents {
   const chunk = (delta: WireObject, finishReason: string | null = null): WireObject => ({
     id: meta.id,
     object: 'chat.completion.chunk',
@@ -39,17 +45,19 @@ export function streamEvents(plan: TurnPlan, meta: ReplyMeta, includeUsage: bool
   const toolCallsOnly =
     plan.toolCalls.length > 0 && plan.text.length === 0 && plan.thinking.length === 0;
   const counted: WireObject[] = [
-    ...plan.thinking.map((piece) => chunk({ reasoning_content: piece })),
+    ...plan.thinking.map((piece, at) => chunk(reasoningDelta(piece, at, plan, wire))),
     ...plan.text.map((piece) => chunk({ content: piece })),
   ];
   plan.toolCalls.forEach((call, index) => {
     const role =
       index === 0 && toolCallsOnly ? { role: 'assistant', content: null, refusal: null } : {};
+    const extra = wire?.extraContent?.(index);
     const head = {
       index,
       id: call.id,
       type: 'function',
       function: { name: call.name, arguments: '' },
+      ...(extra && { extra_content: extra }),
     };
     counted.push(chunk({ ...role, tool_calls: [head] }));
     for (const args of call.fragments)
@@ -65,16 +73,33 @@ export function streamEvents(plan: TurnPlan, meta: ReplyMeta, includeUsage: bool
   };
 }
 
-/** Builds the `chat.completion` object of a non-streamed reply. */
-export function completion(plan: TurnPlan, meta: ReplyMeta): WireObject {
+/** Builds the `chat.completion` object of a non-streamed reply; `wire` adds a dialect's fields. */
+export function completion(plan: TurnPlan, meta: ReplyMeta, wire?: DialectWire): WireObject {
   const text = plan.text.join('');
   const thinking = plan.thinking.join('');
+  const details = wire?.details;
   const message: WireObject = {
     role: 'assistant',
     content: text === '' && plan.toolCalls.length > 0 ? null : text,
     refusal: null,
-    ...(thinking !== '' && { reasoning_content: thinking }),
-    ...(plan.toolCalls.length > 0 && { tool_calls: plan.toolCalls.map(wireToolCall) }),
+    ...(thinking !== '' && { [wire?.reasoningField ?? 'reasoning_content']: thinking }),
+    ...(thinking !== '' &&
+      details && {
+        reasoning_details: [
+          {
+            type: 'reasoning.text',
+            text: thinking,
+            format: details.format,
+            index: 0,
+            signature: details.signature,
+          },
+        ],
+      }),
+    ...(plan.toolCalls.length > 0 && {
+      tool_calls: plan.toolCalls.map((call, index) =>
+        wireToolCall(call, wire?.extraContent?.(index)),
+      ),
+    }),
   };
   return {
     id: meta.id,
@@ -102,12 +127,34 @@ export function defaultErrorMessage(status: number): string {
   return `Scripted HTTP ${status} error.`;
 }
 
-function wireToolCall(call: PlannedToolCall): WireObject {
+function wireToolCall(call: PlannedToolCall, extra: WireObject | undefined): WireObject {
   return {
     id: call.id,
     type: 'function',
     function: { name: call.name, arguments: call.arguments },
+    ...(extra && { extra_content: extra }),
   };
+}
+
+/** The delta of one reasoning piece: its text field and, for OpenRouter, its detail piece. */
+function reasoningDelta(
+  piece: string,
+  at: number,
+  plan: TurnPlan,
+  wire: DialectWire | undefined,
+): WireObject {
+  const field = wire?.reasoningField ?? 'reasoning_content';
+  const details = wire?.details;
+  if (!details) return { [field]: piece };
+  const last = at === plan.thinking.length - 1;
+  const detail = {
+    type: 'reasoning.text',
+    text: piece,
+    format: details.format,
+    index: 0,
+    ...(last && { signature: details.signature }),
+  };
+  return { content: '', [field]: piece, reasoning_details: [detail] };
 }
 
 function wireUsage(plan: TurnPlan): WireObject {

@@ -37,6 +37,11 @@ export interface ScriptedTurn {
   chunkDelayMs?: number;
   /** Fail this request instead of answering it. */
   error?: ScriptedError;
+  /**
+   * The reply's finish reason; default `tool_calls` when it calls tools, else `stop`.
+   * `'length'` stands for a reply cut by the output-token limit.
+   */
+  finishReason?: 'stop' | 'tool_calls' | 'length' | 'content_filter';
 }
 
 /**

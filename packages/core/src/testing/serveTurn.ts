@@ -7,6 +7,7 @@ import {
   streamEvents,
   type WireObject,
 } from './openAIReply.js';
+import type { DialectWire } from './serverDialect.js';
 import type { TurnPlan } from './turnPlan.js';
 
 /** One HTTP exchange the server answers: the response, its abort signal and a connection reset. */
@@ -24,6 +25,8 @@ export interface ReplyShape {
   readonly stream: boolean;
   readonly includeUsage: boolean;
   readonly meta: ReplyMeta;
+  /** A dialect's fields (see `StrictServerDialect`). */
+  readonly wire?: DialectWire;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function serveTurn(
     const message = error.message ?? defaultErrorMessage(error.status);
     return sendJson(exchange, error.status, errorBody(error.status, message), error.headers);
   }
-  const events = streamEvents(plan, shape.meta, shape.includeUsage);
+  const events = streamEvents(plan, shape.meta, shape.includeUsage, shape.wire);
   const counted = error ? events.counted.slice(0, error.afterChunks) : events.counted;
   if (!shape.stream) {
     // A non-streamed reply takes as long as the stream would have.
@@ -52,7 +55,7 @@ export async function serveTurn(
       exchange.signal,
     );
     if (error) return exchange.reset();
-    return sendJson(exchange, 200, completion(plan, shape.meta));
+    return sendJson(exchange, 200, completion(plan, shape.meta, shape.wire));
   }
   const { res } = exchange;
   res.writeHead(200, {

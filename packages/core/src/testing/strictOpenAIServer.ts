@@ -4,12 +4,14 @@ import { isJsonObject, type JsonObject } from '../json.js';
 import { errorBody } from './openAIReply.js';
 import { type RecordedRequest, Recording } from './recordedRequest.js';
 import { resolveReply, type ScriptedReply, scriptExhaustedMessage } from './script.js';
+import { type DialectWire, ServerDialect, type StrictServerDialect } from './serverDialect.js';
 import { sendJson, serveTurn } from './serveTurn.js';
 import { planTurn } from './turnPlan.js';
 import { validateChatRequest } from './validateChatRequest.js';
 import { fromWireRequest } from './wireRequest.js';
 
 export type { RecordedRequest } from './recordedRequest.js';
+export type { StrictServerDialect } from './serverDialect.js';
 
 /** Options of `startStrictOpenAIServer`. */
 export interface StrictOpenAIServerOptions {
@@ -19,6 +21,12 @@ export interface StrictOpenAIServerOptions {
   port?: number;
   /** The `model` reported in responses; default: the model the request named. */
   model?: string;
+  /**
+   * Plays a provider's rules about reasoning sent back (see `StrictServerDialect`): replies
+   * carry its reasoning fields, and a request that does not send them back is answered 400
+   * with that provider's error text. Default: none (plain OpenAI).
+   */
+  dialect?: StrictServerDialect;
 }
 
 /** A running strict loopback OpenAI-compatible server (see `startStrictOpenAIServer`). */
@@ -36,12 +44,14 @@ export interface StrictOpenAIServer {
 }
 
 const ENDPOINT = '/v1/chat/completions';
+const DIALECTS: readonly StrictServerDialect[] = ['deepseek', 'gemini', 'openrouter'];
 
 /**
  * Starts an HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions API
  * (`POST /v1/chat/completions`, streaming or not) and answers from a script. It rejects with
  * a 400, like the real API, every request `validateChatRequest` finds invalid, so tests prove
- * an agent sends conversations the real API would accept. A request arriving after the script
+ * an agent sends conversations the real API would accept (with `dialect`, also every request
+ * that provider rejects for reasoning not sent back). A request arriving after the script
  * ran out is answered 500 with a message saying so (and `x-should-retry: false`).
  *
  * @example
@@ -69,6 +79,7 @@ class LoopbackServer implements StrictOpenAIServer {
   readonly #http: Server;
   readonly #script: ScriptedReply[];
   readonly #model: string | undefined;
+  readonly #dialect: ServerDialect | undefined;
   readonly #sockets = new Set<Socket>();
   readonly #open = new Set<Recording>();
   readonly #requests: Recording[] = [];
@@ -84,6 +95,14 @@ class LoopbackServer implements StrictOpenAIServer {
     this.#script = [...(options.script ?? [])];
     this.#scripted = this.#script.length;
     this.#model = options.model;
+    if (options.dialect !== undefined) {
+      if (!DIALECTS.includes(options.dialect)) {
+        throw new TypeError(
+          `startStrictOpenAIServer: unknown dialect ${JSON.stringify(options.dialect)}; expected one of ${DIALECTS.join(', ')}.`,
+        );
+      }
+      this.#dialect = new ServerDialect(options.dialect);
+    }
     this.#http = createServer((req, res) => this.#handle(req, res));
     this.#http.on('connection', (socket) => {
       this.#sockets.add(socket);
@@ -153,6 +172,9 @@ class LoopbackServer implements StrictOpenAIServer {
       problem = `body: could not parse the JSON body of your request (${(error as Error).message})`;
     }
     problem ??= validateChatRequest(parsed);
+    if (!problem && this.#dialect) {
+      problem = this.#dialect.check((parsed as { messages: Record<string, unknown>[] }).messages);
+    }
     const body: JsonObject = isJsonObject(parsed) ? parsed : {};
     const recording = new Recording(body, req.headers, res);
     this.#requests.push(recording);
@@ -183,9 +205,11 @@ class LoopbackServer implements StrictOpenAIServer {
       return;
     }
     let plan: ReturnType<typeof planTurn>;
+    let wire: DialectWire | undefined;
     try {
       const turn = resolveReply(reply, fromWireRequest(body, signal), this.#answered++);
       plan = planTurn(turn, body.messages, () => `call_${++this.#callIds}`);
+      if (this.#dialect) ({ plan, wire } = this.#dialect.shape(plan, this.#answered));
     } catch (error) {
       const message = `StrictOpenAIServer: the script function for request #${number} threw: ${(error as Error).message}`;
       sendJson(exchange, 500, errorBody(500, message), { 'x-should-retry': 'false' });
@@ -200,6 +224,7 @@ class LoopbackServer implements StrictOpenAIServer {
         created: Math.floor(Date.now() / 1000),
         model: this.#model ?? String(body.model),
       },
+      ...(wire && { wire }),
     };
     serveTurn(exchange, plan, shape).catch(() => {
       // An aborted exchange is over already; anything else leaves a half-written response.

@@ -18,7 +18,7 @@ export interface TurnPlan {
   readonly text: readonly string[];
   readonly toolCalls: readonly PlannedToolCall[];
   readonly usage: Usage;
-  readonly finishReason: 'stop' | 'tool_calls';
+  readonly finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
   readonly delayMs: number;
   readonly chunkDelayMs: number;
   readonly error?: ScriptedError;
@@ -54,7 +54,7 @@ export function planTurn(
     text: splitText(text, turn.chunkSize),
     toolCalls,
     usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     delayMs: turn.delayMs ?? 0,
     chunkDelayMs: turn.chunkDelayMs ?? 0,
     ...(turn.error && { error: turn.error }),

@@ -16,6 +16,8 @@ import type { ReActCallState } from './reactCallState.js';
 export interface ContextStepSetup {
   readonly context: ContextSettings;
   readonly formatter: Formatter;
+  /** The model the request goes to (its reasoning sent back counts). */
+  readonly modelName?: string;
 }
 
 /** The request the context step sizes, when it is not a reasoning step's. */
@@ -46,6 +48,7 @@ export function contextFits(
     tools: request.tools ?? state.toolkit.schemas(),
     formatter: setup.formatter,
     selfName: state.agentName,
+    ...(setup.modelName !== undefined && { model: setup.modelName }),
   });
   return tokens <= budget(settings, request);
 }
@@ -85,6 +88,7 @@ export function contextStep(
       signal: context.signal,
       formatter: setup.formatter,
       selfName: state.agentName,
+      ...(setup.modelName !== undefined && { model: setup.modelName }),
     }).pipe(
       tap({
         next: (result) => apply(state, result),

@@ -22,11 +22,44 @@ describe('fromChatChunk', () => {
     expect(fromChatChunk(chunk({ role: 'assistant', content: '' }))).toBeUndefined();
   });
 
-  it('maps reasoning_content and reasoning to thinking', () => {
+  it('maps reasoning_content and reasoning to thinking, naming the field that carried it', () => {
     expect(fromChatChunk(chunk({ reasoning_content: 'Let me think' }))).toEqual({
       thinking: 'Let me think',
+      reasoningField: 'reasoning_content',
     });
-    expect(fromChatChunk(chunk({ reasoning: 'Hmm', content: null }))).toEqual({ thinking: 'Hmm' });
+    expect(fromChatChunk(chunk({ reasoning: 'Hmm', content: null }))).toEqual({
+      thinking: 'Hmm',
+      reasoningField: 'reasoning',
+    });
+  });
+
+  it('maps reasoning_details pieces and a tool call extra_content as the server sent them', () => {
+    const detail = { type: 'reasoning.text', text: 'Hmm', format: 'anthropic-claude-v1', index: 0 };
+    expect(fromChatChunk(chunk({ reasoning: 'Hmm', reasoning_details: [detail] }))).toEqual({
+      thinking: 'Hmm',
+      reasoningField: 'reasoning',
+      reasoningDetails: [detail],
+    });
+    expect(fromChatChunk(chunk({ content: '', reasoning: null, reasoning_details: [] }))).toBe(
+      undefined,
+    );
+    const extra = { google: { thought_signature: 'c2ln' } };
+    const call = chunk({
+      tool_calls: [
+        {
+          index: 0,
+          id: 'call_g',
+          type: 'function',
+          function: { name: 'weather', arguments: '{}' },
+          extra_content: extra,
+        } as never,
+      ],
+    });
+    expect(fromChatChunk(call)).toEqual({
+      toolCalls: [
+        { index: 0, id: 'call_g', name: 'weather', arguments: '{}', extraContent: extra },
+      ],
+    });
   });
 
   it('maps tool-call deltas by index, keeping only the fields present', () => {
@@ -122,6 +155,7 @@ describe('fromChatCompletion', () => {
     expect(fromChatCompletion(completion)).toEqual({
       text: 'Looking.',
       thinking: 'User wants weather.',
+      reasoningField: 'reasoning_content',
       toolCalls: [
         { index: 0, id: 'call_1', name: 'weather', arguments: '{"c":1}' },
         { index: 1, id: 'call_2', name: 'time', arguments: '{}' },

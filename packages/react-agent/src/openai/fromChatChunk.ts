@@ -1,8 +1,11 @@
 import {
   type ChatChunk,
+  isJsonObject,
   isValidToolCallIndex,
+  type JsonObject,
   MAX_TOOL_CALL_INDEX,
   ModelError,
+  type ReasoningField,
   type ToolCallDelta,
   type Usage,
 } from '@rxagent/core';
@@ -20,6 +23,7 @@ interface WireDelta {
   content?: unknown;
   refusal?: string | null;
   tool_calls?: ChatCompletionChunk.Choice.Delta.ToolCall[] | null;
+  reasoning_details?: unknown;
 }
 
 const NO_DELTA: WireDelta = {};
@@ -33,7 +37,10 @@ interface GroqChunk {
  * Maps one streamed SDK chunk to a `ChatChunk` (pure), or `undefined` when it carries
  * nothing (a role-only delta). Only the first choice is read. Reasoning text comes from the
  * non-standard `delta.reasoning_content` (vLLM, DeepSeek) or `delta.reasoning` (Ollama,
- * newer vLLM, OpenRouter) fields, or from `thinking` parts of a `content` array (Mistral).
+ * newer vLLM, OpenRouter) fields, or from `thinking` parts of a `content` array (Mistral);
+ * the field that carried it is `reasoningField`, so it can be sent back in the same one.
+ * OpenRouter's `reasoning_details` pieces become `reasoningDetails`, and a tool call's
+ * `extra_content` (Gemini's thought signature) its `extraContent`.
  * A choice without a `delta` (Azure's content-filter chunks) is read for its
  * `finish_reason`; usage is read from any chunk (`usage`, or Groq's `x_groq.usage`).
  *
@@ -57,7 +64,8 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
   if (!choice) return usage ? { usage } : undefined;
   const delta: WireDelta = choice.delta ?? NO_DELTA;
   let text: string;
-  let thinking = reasoningOf(delta);
+  const field = reasoningFieldOf(delta);
+  let thinking = field === undefined ? undefined : (delta as Record<string, string>)[field];
   const content = delta.content;
   if (content === undefined || content === null || typeof content === 'string') {
     text = joinDefined(content, delta.refusal);
@@ -68,10 +76,13 @@ export function fromChatChunk(chunk: ChatCompletionChunk): ChatChunk | undefined
   }
   const calls = delta.tool_calls;
   const hasCalls = Array.isArray(calls) && calls.length > 0;
-  if (!text && !thinking && !hasCalls && !finishReason && !usage) return undefined;
+  const details = detailsOf(delta.reasoning_details);
+  if (!text && !thinking && !hasCalls && !finishReason && !usage && !details) return undefined;
   const out: ChatChunk = {};
   if (text) out.text = text;
   if (thinking) out.thinking = thinking;
+  if (field !== undefined) out.reasoningField = field;
+  if (details) out.reasoningDetails = details;
   if (hasCalls) out.toolCalls = calls.map(toToolCallDelta);
   if (finishReason) out.finishReason = finishReason;
   if (usage) out.usage = usage;
@@ -97,6 +108,8 @@ function toToolCallDelta(call: ChatCompletionChunk.Choice.Delta.ToolCall, positi
     if (fn.name && typeof fn.name === 'string') mapped.name = fn.name;
     if (fn.arguments && typeof fn.arguments === 'string') mapped.arguments = fn.arguments;
   }
+  const extra = (call as { extra_content?: unknown }).extra_content;
+  if (isJsonObject(extra)) mapped.extraContent = extra;
   return mapped;
 }
 
@@ -122,8 +135,13 @@ export function fromChatCompletion(completion: ChatCompletion): ChatChunk {
     const parts = contentText(message.content);
     const text = parts.text + (message.refusal ?? '');
     if (text) out.text = text;
-    const thinking = (reasoningOf(message) ?? '') + parts.thinking;
+    const field = reasoningFieldOf(message);
+    const reasoning = field === undefined ? '' : (message as Record<string, string>)[field];
+    const thinking = reasoning + parts.thinking;
     if (thinking) out.thinking = thinking;
+    if (field !== undefined) out.reasoningField = field;
+    const details = detailsOf((message as { reasoning_details?: unknown }).reasoning_details);
+    if (details) out.reasoningDetails = details;
     const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).filter(
       isFunctionCall,
     );
@@ -133,6 +151,7 @@ export function fromChatCompletion(completion: ChatCompletion): ChatChunk {
         ...(typeof call.id === 'string' && { id: call.id }),
         name: typeof call.function.name === 'string' ? call.function.name : '',
         arguments: argumentsText(call.function.arguments),
+        ...extraOf(call),
       }));
     }
     if (choice.finish_reason) out.finishReason = choice.finish_reason;
@@ -167,13 +186,26 @@ export function toUsage(usage: CompletionUsage | null | undefined): Usage | unde
   };
 }
 
-function reasoningOf(source: object): string | undefined {
+/** The field that carries non-empty reasoning text: `reasoning_content` first, then `reasoning`. */
+function reasoningFieldOf(source: object): ReasoningField | undefined {
   const fields = source as { reasoning_content?: unknown; reasoning?: unknown };
   if (typeof fields.reasoning_content === 'string' && fields.reasoning_content) {
-    return fields.reasoning_content;
+    return 'reasoning_content';
   }
-  if (typeof fields.reasoning === 'string' && fields.reasoning) return fields.reasoning;
+  if (typeof fields.reasoning === 'string' && fields.reasoning) return 'reasoning';
   return undefined;
+}
+
+/** OpenRouter's `reasoning_details`: its object entries, or `undefined` when there are none. */
+function detailsOf(value: unknown): JsonObject[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const details = value.every(isJsonObject) ? (value as JsonObject[]) : value.filter(isJsonObject);
+  return details.length > 0 ? details : undefined;
+}
+
+function extraOf(call: object): { extraContent?: JsonObject } {
+  const extra = (call as { extra_content?: unknown }).extra_content;
+  return isJsonObject(extra) ? { extraContent: extra } : {};
 }
 
 function joinDefined(a: string | null | undefined, b: string | null | undefined): string {

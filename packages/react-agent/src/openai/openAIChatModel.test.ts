@@ -134,6 +134,7 @@ describe('OpenAIChatModel.stream', () => {
       {
         text: 'All at once',
         thinking: 'Quick.',
+        reasoningField: 'reasoning_content',
         finishReason: 'stop',
         usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
       },

@@ -67,6 +67,11 @@ export interface OpenAIChatModelOptions {
  * event stream is decoded byte by byte as it arrives, without the SDK's `Stream`. Requests
  * without streaming, and every request of a `client` passed in, go through the SDK.
  *
+ * Reasoning a server wants back is kept: the chunks say which field carried the reasoning
+ * text (`reasoning_content` or `reasoning`), and carry OpenRouter's `reasoning_details` and
+ * each tool call's `extra_content` (Gemini's thought signature); the ReAct loop stores them
+ * on the reply's blocks and sends them back to this model (see `formatMessages`).
+ *
  * @example
  * ```ts
  * const model = new OpenAIChatModel({ model: 'gpt-4o-mini' });

@@ -86,7 +86,11 @@ export function reasoningStep<R>(
     };
     const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
     const settings = setup.context;
-    const sizing = settings && { context: settings, formatter: setup.formatter };
+    const sizing = settings && {
+      context: settings,
+      formatter: setup.formatter,
+      modelName: setup.model.modelName,
+    };
     if (sizing === undefined || contextFits(state, sizing)) start();
     else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
     return phases.subscription;
@@ -115,7 +119,11 @@ function toRequest(
   setup: ReasoningSetup,
   signal: AbortSignal,
 ): ChatRequest {
-  const messages = setup.formatter(event.messages, { systemPrompt: event.systemPrompt, selfName });
+  const messages = setup.formatter(event.messages, {
+    systemPrompt: event.systemPrompt,
+    selfName,
+    model: setup.model.modelName,
+  });
   if (event.tools.length === 0) return { messages, options: event.options, signal };
   return {
     messages,

@@ -67,4 +67,44 @@ describe('responseToMsg', () => {
     );
     expect(normal.metadata).toEqual({});
   });
+
+  it('keeps what the server sent to be sent back on the blocks, and names the model', () => {
+    const details = [{ type: 'reasoning.text', text: 'Hmm.', signature: 'c2ln', index: 0 }];
+    const extraContent = { google: { thought_signature: 'AAA=' } };
+    const msg = responseToMsg(
+      {
+        text: '',
+        thinking: 'Hmm.',
+        reasoningField: 'reasoning',
+        reasoningDetails: details,
+        thinkingSignature: 'c2ln',
+        toolCalls: [{ id: 'c1', name: 'f', arguments: '{}', extraContent }],
+      },
+      'assistant',
+      undefined,
+      'model-a',
+    );
+    expect(msg.metadata).toEqual({ model: 'model-a' });
+    expect(msg.content).toEqual([
+      {
+        type: 'thinking',
+        thinking: 'Hmm.',
+        signature: 'c2ln',
+        provider: { reasoningField: 'reasoning', reasoningDetails: details },
+      },
+      { type: 'tool_use', id: 'c1', name: 'f', input: {}, provider: { extraContent } },
+    ]);
+  });
+
+  it('keeps a thinking block for reasoning sent only as details (encrypted), with empty text', () => {
+    const details = [{ type: 'reasoning.encrypted', data: 'ZW5j' }];
+    const msg = responseToMsg(
+      { text: 'Hi.', thinking: '', reasoningDetails: details, toolCalls: [] },
+      'assistant',
+    );
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: '', provider: { reasoningDetails: details } },
+      { type: 'text', text: 'Hi.' },
+    ]);
+  });
 });

@@ -6,6 +6,8 @@ import {
   type JsonObject,
   type Msg,
   parseToolArguments,
+  type ThinkingBlock,
+  type ToolUseBlock,
 } from '@rxagent/core';
 
 /**
@@ -18,12 +20,21 @@ import {
  * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
  *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
  *   maps each new id to the server's.
+ * - what the server sent to be sent back (reasoning's field and `reasoning_details`, a
+ *   signature, each call's `extraContent`) stays on the thinking and tool_use blocks, and
+ *   `metadata.model` names the model that produced the reply (reasoning goes back only to it);
  * - a finish reason other than `stop` or `tool_calls` (`length`, `content_filter`) is kept in
  *   `metadata.finishReason`, so a caller can tell a filtered or cut answer from a whole one.
  */
-export function responseToMsg(response: ChatResponse, name: string, id?: string): Msg {
+export function responseToMsg(
+  response: ChatResponse,
+  name: string,
+  id?: string,
+  model?: string,
+): Msg {
   const content: ContentBlock[] = [];
-  if (response.thinking) content.push({ type: 'thinking', thinking: response.thinking });
+  const thinking = thinkingBlock(response);
+  if (thinking) content.push(thinking);
   if (response.text || response.toolCalls.length === 0)
     content.push({ type: 'text', text: response.text });
   // Made only when needed: most replies have valid arguments and distinct ids.
@@ -41,9 +52,18 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
       invalid ??= {};
       invalid[callId] = call.arguments;
     }
-    content.push({ type: 'tool_use', id: callId, name: call.name, input: input ?? {} });
+    const block: ToolUseBlock = {
+      type: 'tool_use',
+      id: callId,
+      name: call.name,
+      input: input ?? {},
+    };
+    content.push(
+      call.extraContent ? { ...block, provider: { extraContent: call.extraContent } } : block,
+    );
   }
   const metadata: JsonObject = {};
+  if (model !== undefined) metadata['model'] = model;
   if (invalid !== undefined) metadata['invalidToolArguments'] = invalid;
   if (renamed !== undefined) metadata['renamedToolCallIds'] = renamed;
   const reason = response.finishReason;
@@ -51,6 +71,26 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
     metadata['finishReason'] = reason;
   }
   return createMsg({ name, role: 'assistant', content, metadata, ...(id !== undefined && { id }) });
+}
+
+/**
+ * The thinking block of a response, with what the server sent beside the text (the field
+ * that carried it, OpenRouter's `reasoning_details`, a signature) so it can go back; a
+ * reply whose reasoning is only details (encrypted) still gets one, with empty text.
+ */
+function thinkingBlock(response: ChatResponse): ThinkingBlock | undefined {
+  const { thinking, reasoningField, reasoningDetails, thinkingSignature } = response;
+  if (!thinking && !reasoningDetails && !thinkingSignature) return undefined;
+  const provider: JsonObject = {};
+  if (reasoningField && thinking) provider['reasoningField'] = reasoningField;
+  if (reasoningDetails) provider['reasoningDetails'] = [...reasoningDetails];
+  const hasProvider = provider['reasoningField'] !== undefined || reasoningDetails !== undefined;
+  return {
+    type: 'thinking',
+    thinking,
+    ...(thinkingSignature && { signature: thinkingSignature }),
+    ...(hasProvider && { provider }),
+  };
 }
 
 function uniqueId(id: string, used: Set<string>): string {

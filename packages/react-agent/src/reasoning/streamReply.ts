@@ -59,7 +59,7 @@ export function startStreamReply(
   // wire messages) alive, or a parked call would hold its conversation once more.
   const signal = state.context.signal;
   const stream = model.stream(request.signal === signal ? request : { ...request, signal });
-  return receiveReply(state, stream, sink);
+  return receiveReply(state, stream, sink, model.modelName);
 }
 
 /** Feeds `stream` into an accumulator and `subscriber`; returns the teardown. */
@@ -67,6 +67,7 @@ function receiveReply(
   state: ReActCallState,
   stream: Observable<ChatChunk>,
   subscriber: ReplySink,
+  modelName: string,
 ): TeardownLogic {
   const { context, transcript } = state;
   const accumulator = new ChatResponseAccumulator();
@@ -96,7 +97,7 @@ function receiveReply(
       settled = true;
       context.addUsage(response.usage);
       streamed = {
-        reply: responseToMsg(response, transcript.agentName, draftId),
+        reply: responseToMsg(response, transcript.agentName, draftId, modelName),
         info: responseInfo(response),
       };
     } catch (error) {

@@ -44,6 +44,7 @@ export function summaryStep(
           messages: setup.formatter(event.messages, {
             systemPrompt: event.systemPrompt,
             selfName: state.agentName,
+            model: setup.model.modelName,
           }),
           options: { ...setup.modelOptions },
         }),
@@ -69,7 +70,11 @@ export function summaryStep(
     else {
       const count = settings.countTokens ?? estimateTokens;
       const reserve = count({ systemPrompt: '', messages: [instruction], tools: [] });
-      const sizing = { context: settings, formatter: setup.formatter };
+      const sizing = {
+        context: settings,
+        formatter: setup.formatter,
+        modelName: setup.model.modelName,
+      };
       const withoutTools = { tools: [], reserve };
       if (contextFits(state, sizing, withoutTools)) start();
       else phases.after(contextStep(state, sizing, withoutTools), start);

@@ -10,6 +10,7 @@ import type { SuiteResult } from './lib/result.js';
 import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
+import { agentHost } from './suites/agentHost.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
@@ -35,6 +36,7 @@ const SUITES = [
   'importTime',
   'redis',
   'longConversation',
+  'agentHost',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis']);
@@ -82,6 +84,7 @@ if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
+if (want('agentHost')) report(await agentHost(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -149,6 +149,22 @@ describe('AgentHost', () => {
     expect(await session.list()).toEqual(['alice']);
   });
 
+  it('delete() forgets a thread and its saved state, and refuses a busy one', async () => {
+    const session = new InMemorySession();
+    const { host, agents } = manualHost();
+    const busy = host.reply('busy', 'x');
+    await settle();
+    await expect(host.delete('busy')).rejects.toThrow(/still running/);
+    agents.get('busy')?.respond('done');
+    await busy;
+
+    const saving = new AgentHost({ create: () => new EchoAgent({ name: 'echo' }), session });
+    await saving.reply('t', 'hi');
+    await saving.delete('t');
+    expect(saving.isLive('t')).toBe(false);
+    expect(await session.list()).toEqual([]);
+  });
+
   it('rejects bad options and thread ids with errors naming them', async () => {
     expect(
       () => new AgentHost({ create: () => new EchoAgent({ name: 'e' }), maxlive: 3 } as never),

@@ -2,7 +2,7 @@ import { defer, EMPTY, lastValueFrom, Observable, type Subscription } from 'rxjs
 import type { AgentBase } from '../agent/agentBase.js';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
-import { InvalidArgumentError } from '../errors.js';
+import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
 import { type Msg, userMsg } from '../message/msg.js';
@@ -168,6 +168,19 @@ export class AgentHost {
       const run = this.#threads.get(threadId)?.run;
       return run?.kind === 'call' ? run.follow() : EMPTY;
     });
+  }
+
+  /**
+   * Forgets thread `threadId`: its live agent, and its state in the session (or kept in this
+   * process). Rejects with `AgentBusyError` while a call runs or waits on it.
+   */
+  async delete(threadId: string): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    if (thread?.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    this.#threads.delete(threadId);
+    this.#parked.delete(threadId);
+    await this.#evicting.get(threadId);
+    await this.#session?.delete(threadId);
   }
 
   /**

@@ -184,6 +184,19 @@ export class AgentHost {
   }
 
   /**
+   * Evicts thread `threadId` now (saved first when it changed since its last save), so its
+   * next use loads it again: for a process that shares the session with others which may
+   * have advanced the thread since. Resolves at once when the thread is not live; rejects
+   * with `AgentBusyError` while a call runs or waits on it.
+   */
+  async evict(threadId: string): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined) return;
+    if (thread.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    await this.#evict(thread);
+  }
+
+  /**
    * Saves every live thread that changed since its last save and evicts every idle one.
    * Resolves when all saves finished; rejects with the first failure.
    */

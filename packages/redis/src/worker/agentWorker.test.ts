@@ -1,4 +1,4 @@
-import { AgentHost, type AgentEvent, textOf, tool, Toolkit, userMsg } from '@rxagent/core';
+import { type AgentEvent, AgentHost, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -31,7 +31,12 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
     const host = new AgentHost({
       create: () =>
-        new ReActAgent({ name: 'assistant', sysPrompt: 'Be brief.', model, ...(toolkit && { toolkit }) }),
+        new ReActAgent({
+          name: 'assistant',
+          sysPrompt: 'Be brief.',
+          model,
+          ...(toolkit && { toolkit }),
+        }),
       session,
     });
     const w = new AgentWorker({ url: server.url, queue, host, claimAfterMs: 2_000 });
@@ -44,7 +49,13 @@ describeRedis('AgentWorker and RemoteAgent', () => {
   }
 
   function remote(queue: string, threadId: string, timeoutMs = 20_000) {
-    const agent = new RemoteAgent({ url: server.url, queue, threadId, name: 'assistant', timeoutMs });
+    const agent = new RemoteAgent({
+      url: server.url,
+      queue,
+      threadId,
+      name: 'assistant',
+      timeoutMs,
+    });
     closing.push(() => agent.close());
     return agent;
   }
@@ -82,7 +93,9 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     expect(types[0]).toBe('preCall');
     expect(types).toContain('reasoningChunk');
     expect(types.at(-1)).toBe('reply');
-    const seqs = events.flatMap((e) => ('seq' in e ? [(e as AgentEvent & { seq: number }).seq] : []));
+    const seqs = events.flatMap((e) =>
+      'seq' in e ? [(e as AgentEvent & { seq: number }).seq] : [],
+    );
     expect(seqs.length).toBeGreaterThan(2);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     expect(new Set(seqs).size).toBe(seqs.length);
@@ -96,7 +109,8 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     const reply = agent.reply('long job');
     // Wait until the worker started the model request.
     await new Promise<void>((resolve) => {
-      const check = (): void => void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
+      const check = (): void =>
+        void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
       check();
     });
     const started = performance.now();
@@ -112,7 +126,9 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     await worker(queue, model);
     const agent = remote(queue, 't');
 
-    await lastValueFrom(agent.observe(userMsg('FYI: metric units', { name: 'boss' })), { defaultValue: undefined });
+    await lastValueFrom(agent.observe(userMsg('FYI: metric units', { name: 'boss' })), {
+      defaultValue: undefined,
+    });
     answer();
     await agent.reply('How warm?');
     const users = model.requests[0]?.messages.filter((m) => m.role === 'user') ?? [];
@@ -152,13 +168,25 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     let release = (): void => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const toolkit = new Toolkit([
-      tool({ name: 'wait', description: 'Waits.', parameters: z.object({}), execute: async () => { await gate; return 'waited'; } }),
+      tool({
+        name: 'wait',
+        description: 'Waits.',
+        parameters: z.object({}),
+        execute: async () => {
+          await gate;
+          return 'waited';
+        },
+      }),
     ]);
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'wait', arguments: {} }] }, 'finished']);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'wait', arguments: {} }] },
+      'finished',
+    ]);
     const w = await worker(queue, model, toolkit);
     const reply = remote(queue, 't').reply('go');
     await new Promise<void>((resolve) => {
-      const check = (): void => void (w.activeRuns > 0 && model.requests.length > 0 ? resolve() : setTimeout(check, 10));
+      const check = (): void =>
+        void (w.activeRuns > 0 && model.requests.length > 0 ? resolve() : setTimeout(check, 10));
       check();
     });
     const stopped = w.stop();
@@ -169,6 +197,8 @@ describeRedis('AgentWorker and RemoteAgent', () => {
 
   it('fails a call with RemoteRunTimeoutError when no worker serves the queue', async () => {
     const queue = `q${queueCount++}`;
-    await expect(remote(queue, 't', 500).reply('anyone?')).rejects.toBeInstanceOf(RemoteRunTimeoutError);
+    await expect(remote(queue, 't', 500).reply('anyone?')).rejects.toBeInstanceOf(
+      RemoteRunTimeoutError,
+    );
   });
 });

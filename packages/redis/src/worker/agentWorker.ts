@@ -11,7 +11,7 @@ import {
 import { ErrorReply } from 'redis';
 import type { Subscription } from 'rxjs';
 import { backoffDelay } from '../connection/backoff.js';
-import { type RedisConnectionOptions, RedisConnection } from '../connection/redisConnection.js';
+import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
 import { parseRunRequest, type RunRequest, streamItems } from './runRequest.js';
 import { encodeEvent, type WireControl, wireError } from './wireEvent.js';
 import { WorkerKeys } from './workerKeys.js';
@@ -136,7 +136,8 @@ export class AgentWorker {
    * reached; calling it twice is an error.
    */
   async start(): Promise<void> {
-    if (this.#loop !== undefined) throw new InvalidArgumentError('AgentWorker.start(): already started.');
+    if (this.#loop !== undefined)
+      throw new InvalidArgumentError('AgentWorker.start(): already started.');
     try {
       await this.#redis.command(
         ['XGROUP', 'CREATE', this.#keys.queue, WorkerKeys.GROUP, '0', 'MKSTREAM'],
@@ -152,7 +153,10 @@ export class AgentWorker {
     this.#reader = this.#redis.duplicate('AgentWorker (reader)');
     const beat = Math.max(10, Math.floor(this.#claimAfterMs / 3));
     this.#renewTimer = setInterval(() => void this.#renewAll(), beat);
-    this.#claimTimer = setInterval(() => void this.#claim(), Math.max(10, Math.floor(this.#claimAfterMs / 2)));
+    this.#claimTimer = setInterval(
+      () => void this.#claim(),
+      Math.max(10, Math.floor(this.#claimAfterMs / 2)),
+    );
     this.#loop = this.#readLoop();
   }
 
@@ -187,9 +191,17 @@ export class AgentWorker {
       try {
         const reply = await this.#reader?.command<unknown>(
           [
-            'XREADGROUP', 'GROUP', WorkerKeys.GROUP, this.consumer,
-            'COUNT', String(free), 'BLOCK', '1000',
-            'STREAMS', this.#keys.queue, '>',
+            'XREADGROUP',
+            'GROUP',
+            WorkerKeys.GROUP,
+            this.consumer,
+            'COUNT',
+            String(free),
+            'BLOCK',
+            '1000',
+            'STREAMS',
+            this.#keys.queue,
+            '>',
           ],
           'reading run requests',
           1_000,
@@ -210,8 +222,14 @@ export class AgentWorker {
     try {
       const reply = await this.#redis.command<unknown[]>(
         [
-          'XAUTOCLAIM', this.#keys.queue, WorkerKeys.GROUP, this.consumer,
-          String(this.#claimAfterMs), '0-0', 'COUNT', String(free),
+          'XAUTOCLAIM',
+          this.#keys.queue,
+          WorkerKeys.GROUP,
+          this.consumer,
+          String(this.#claimAfterMs),
+          '0-0',
+          'COUNT',
+          String(free),
         ],
         'claiming silent runs',
       );
@@ -269,7 +287,8 @@ export class AgentWorker {
     if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
       await this.#host.evict(request.threadId).catch(() => {});
     }
-    const last = request.kind === 'observe' ? await this.#observe(request) : await this.#call(flight);
+    const last =
+      request.kind === 'observe' ? await this.#observe(request) : await this.#call(flight);
     if (last === undefined || flight.abandoned) return;
     const finished = await workerScripts.finish.run<number>(
       this.#redis,
@@ -328,7 +347,9 @@ export class AgentWorker {
     return new Promise((resolve) => {
       let reply: AgentEvent | undefined;
       const options: CallOptions =
-        typeof request.options['maxIters'] === 'number' ? { maxIters: request.options['maxIters'] } : {};
+        typeof request.options['maxIters'] === 'number'
+          ? { maxIters: request.options['maxIters'] }
+          : {};
       const publish = (event: AgentEvent): void => {
         if (flight.abandoned) return;
         void this.#append(flight, event);
@@ -389,7 +410,15 @@ export class AgentWorker {
       const { request } = flight;
       try {
         await this.#redis.command(
-          ['XCLAIM', this.#keys.queue, WorkerKeys.GROUP, this.consumer, '0', request.entryId, 'JUSTID'],
+          [
+            'XCLAIM',
+            this.#keys.queue,
+            WorkerKeys.GROUP,
+            this.consumer,
+            '0',
+            request.entryId,
+            'JUSTID',
+          ],
           'renewing a run',
         );
         if (!flight.holding) continue;
@@ -430,7 +459,10 @@ export class AgentWorker {
   /** Applies an interrupt asked for before the run started here. */
   async #checkInterrupt(request: RunRequest): Promise<void> {
     try {
-      const text = await this.#redis.command<string | null>(['GET', this.#keys.interrupt(request.runId)], 'reading an interrupt');
+      const text = await this.#redis.command<string | null>(
+        ['GET', this.#keys.interrupt(request.runId)],
+        'reading an interrupt',
+      );
       if (text === null) return;
       const notice = JSON.parse(text) as { message?: Msg };
       this.#host.interrupt(request.threadId, interruptMessage(notice.message));
@@ -456,7 +488,10 @@ export class AgentWorker {
   /** Acknowledges and deletes an entry that needs no run (malformed, or already finished). */
   async #drop(id: string): Promise<void> {
     try {
-      await this.#redis.command(['XACK', this.#keys.queue, WorkerKeys.GROUP, id], 'acknowledging a request');
+      await this.#redis.command(
+        ['XACK', this.#keys.queue, WorkerKeys.GROUP, id],
+        'acknowledging a request',
+      );
       await this.#redis.command(['XDEL', this.#keys.queue, id], 'deleting a request');
     } catch {
       // It stays pending and is claimed (and dropped) again later.
@@ -475,7 +510,9 @@ function interruptMessage(message: unknown): Msg | undefined {
 
 function positive(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(`AgentWorker: options.${name} must be a positive integer (got ${String(value)}).`);
+    throw new InvalidArgumentError(
+      `AgentWorker: options.${name} must be a positive integer (got ${String(value)}).`,
+    );
   }
   return value;
 }

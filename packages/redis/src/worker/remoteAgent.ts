@@ -10,7 +10,7 @@ import {
   StoreUnavailableError,
 } from '@rxagent/core';
 import { Observable, type Subscription } from 'rxjs';
-import { type RedisConnectionOptions, RedisConnection } from '../connection/redisConnection.js';
+import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
 import { RemoteRunError, RemoteRunTimeoutError } from './remoteRunError.js';
 import { streamItems } from './runRequest.js';
 import { type DecodedEvent, decodeEvent, replyOf, type WireError } from './wireEvent.js';
@@ -183,7 +183,12 @@ export class RemoteAgent extends AgentBase {
     });
   }
 
-  async #submit(runId: string, kind: 'call' | 'observe', input: Msg[], options: object): Promise<void> {
+  async #submit(
+    runId: string,
+    kind: 'call' | 'observe',
+    input: Msg[],
+    options: object,
+  ): Promise<void> {
     await workerScripts.submit.run(
       this.#redis,
       [this.#keys.queue, this.#keys.threadNext(this.threadId)],
@@ -199,14 +204,20 @@ export class RemoteAgent extends AgentBase {
         ['SET', this.#keys.interrupt(runId), notice, 'EX', String(INTERRUPT_TTL_SECONDS)],
         'asking for an interrupt',
       );
-      await this.#redis.command(['PUBLISH', this.#keys.interrupts, notice], 'announcing an interrupt');
+      await this.#redis.command(
+        ['PUBLISH', this.#keys.interrupts, notice],
+        'announcing an interrupt',
+      );
     } catch {
       // Redis is down: the run's follower times out with a clear error instead.
     }
   }
 
   async #currentRun(): Promise<string | null> {
-    return this.#redis.command<string | null>(['GET', this.#keys.threadRun(this.threadId)], 'finding the running call');
+    return this.#redis.command<string | null>(
+      ['GET', this.#keys.threadRun(this.threadId)],
+      'finding the running call',
+    );
   }
 
   /**
@@ -231,7 +242,9 @@ export class RemoteAgent extends AgentBase {
       const loop = async (): Promise<void> => {
         while (!stopped) {
           if (Date.now() - lastSign > this.#timeoutMs) {
-            subscriber.error(new RemoteRunTimeoutError(this.name, runId, this.#timeoutMs, { cause: lastProblem }));
+            subscriber.error(
+              new RemoteRunTimeoutError(this.name, runId, this.#timeoutMs, { cause: lastProblem }),
+            );
             return;
           }
           let reply: unknown;
@@ -264,7 +277,9 @@ export class RemoteAgent extends AgentBase {
               continue;
             }
             if (event.type === 'failed') {
-              subscriber.error(new RemoteRunError(this.name, runId, (event as { error: WireError }).error));
+              subscriber.error(
+                new RemoteRunError(this.name, runId, (event as { error: WireError }).error),
+              );
               return;
             }
             if (event.type === 'observed') {
@@ -296,7 +311,9 @@ export class RemoteAgent extends AgentBase {
 /** A remote event as a hook sees it: its controls refuse, since the step ran elsewhere. */
 function readOnly(event: HookEvent): HookEvent {
   const refuse = (): never => {
-    throw new TypeError(`A remote run's ${event.type} event is read-only here: its step ran on a worker.`);
+    throw new TypeError(
+      `A remote run's ${event.type} event is read-only here: its step ran on a worker.`,
+    );
   };
   return Object.assign({ ...event }, { stopAgent: refuse, deny: refuse }) as HookEvent;
 }

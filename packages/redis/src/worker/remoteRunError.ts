@@ -13,7 +13,9 @@ export class RemoteRunError extends AgentError {
     readonly runId: string,
     readonly remote: WireError,
   ) {
-    super(`The remote run ${runId} of "${agentName}" failed on its worker: ${remote.name}: ${remote.message}`);
+    super(
+      `The remote run ${runId} of "${agentName}" failed on its worker: ${remote.name}: ${remote.message}`,
+    );
   }
 }
 

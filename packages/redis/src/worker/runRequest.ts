@@ -37,14 +37,21 @@ export function streamItems(reply: unknown): Array<{ id: string; fields: Record<
   let items: unknown[] = [];
   if (Array.isArray(reply)) {
     const first: unknown = reply[0];
-    // XREAD/XREADGROUP: [[key, entries]]; XRANGE: entries.
-    if (Array.isArray(first) && first.length === 2 && Array.isArray(first[1]) && !Array.isArray(first[0])) {
-      items = reply.flatMap((stream: unknown) => (Array.isArray(stream) ? (stream[1] as unknown[]) : []));
+    // XREAD/XREADGROUP: [[key, [[id, fields], ...]]]; XRANGE, XAUTOCLAIM's: [[id, [field, value, ...]], ...].
+    const nested = Array.isArray(first) ? (first[1] as unknown) : undefined;
+    if (Array.isArray(nested) && Array.isArray(nested[0])) {
+      items = reply.flatMap((stream: unknown) =>
+        Array.isArray(stream) ? (stream[1] as unknown[]) : [],
+      );
     } else items = reply;
   } else if (reply instanceof Map) {
-    items = [...reply.values()].flatMap((entries: unknown) => (Array.isArray(entries) ? entries : []));
+    items = [...reply.values()].flatMap((entries: unknown) =>
+      Array.isArray(entries) ? entries : [],
+    );
   } else if (typeof reply === 'object') {
-    items = Object.values(reply).flatMap((entries: unknown) => (Array.isArray(entries) ? entries : []));
+    items = Object.values(reply).flatMap((entries: unknown) =>
+      Array.isArray(entries) ? entries : [],
+    );
   }
   return items.flatMap((item) =>
     Array.isArray(item) && typeof item[0] === 'string' && item[1] !== null
@@ -66,7 +73,8 @@ export function parseRunRequest(id: string, fields: Record<string, string>): Run
   if (!threadId) fail('it has no threadId');
   const position = Number(fields['position']);
   if (!Number.isInteger(position) || position < 1) fail('its position is not a positive integer');
-  if (kind !== 'call' && kind !== 'observe') fail(`its kind ${JSON.stringify(kind)} is neither "call" nor "observe"`);
+  if (kind !== 'call' && kind !== 'observe')
+    fail(`its kind ${JSON.stringify(kind)} is neither "call" nor "observe"`);
   let input: unknown;
   let options: unknown;
   try {
@@ -76,7 +84,8 @@ export function parseRunRequest(id: string, fields: Record<string, string>): Run
     fail('its input or options are not JSON');
   }
   if (!Array.isArray(input)) fail('its input is not an array of Msgs');
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail('its options are not an object');
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    fail('its options are not an object');
   return {
     entryId: id,
     runId: runId as string,

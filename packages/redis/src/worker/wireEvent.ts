@@ -45,7 +45,11 @@ export type DecodedEvent =
 /** Parses one event of a run's stream; throws on text that is not an event object. */
 export function decodeEvent(text: string): DecodedEvent {
   const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { type?: unknown }).type !== 'string'
+  ) {
     throw new TypeError('a run event must be a JSON object with a string "type"');
   }
   return value as DecodedEvent;

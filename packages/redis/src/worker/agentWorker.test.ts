@@ -1,5 +1,14 @@
-import { type AgentEvent, AgentHost, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
-import { ScriptedChatModel } from '@rxagent/core/testing';
+import {
+  type AgentEvent,
+  AgentHost,
+  msgHub,
+  sequentialPipeline,
+  Toolkit,
+  textOf,
+  tool,
+  userMsg,
+} from '@rxagent/core';
+import { EchoAgent, ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -200,5 +209,42 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     await expect(remote(queue, 't', 500).reply('anyone?')).rejects.toBeInstanceOf(
       RemoteRunTimeoutError,
     );
+  });
+
+  it('takes part in pipelines, hubs and as a tool like a local agent', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+
+    answer();
+    const piped = await lastValueFrom(
+      sequentialPipeline(
+        [remote(queue, 'pipe'), new EchoAgent({ name: 'echo', prefix: 'echo: ' })],
+        userMsg('hi'),
+      ),
+    );
+    expect(textOf(piped)).toBe('echo: re: hi');
+
+    const listener = new EchoAgent({ name: 'listener' });
+    answer();
+    await lastValueFrom(
+      msgHub(
+        { participants: [remote(queue, 'hub'), listener] },
+        (hub) => hub.participants[0]?.call(userMsg('to the room')) ?? [],
+      ),
+    );
+    expect(listener.observed.map(textOf)).toEqual(['re: to the room']);
+
+    answer();
+    const parent = new ReActAgent({
+      name: 'parent',
+      sysPrompt: 'Delegate.',
+      model: new ScriptedChatModel([
+        { toolCalls: [{ name: 'assistant', arguments: { request: 'sub-question' } }] },
+        (request) => `parent got: ${String(request.messages.at(-1)?.content)}`,
+      ]),
+      toolkit: new Toolkit([remote(queue, 'tool').asTool()]),
+    });
+    expect(textOf(await parent.reply('go'))).toBe('parent got: re: sub-question');
   });
 });

@@ -138,14 +138,7 @@ export class AgentWorker {
   async start(): Promise<void> {
     if (this.#loop !== undefined)
       throw new InvalidArgumentError('AgentWorker.start(): already started.');
-    try {
-      await this.#redis.command(
-        ['XGROUP', 'CREATE', this.#keys.queue, WorkerKeys.GROUP, '0', 'MKSTREAM'],
-        'creating the consumer group',
-      );
-    } catch (error) {
-      if (!(error instanceof ErrorReply && error.message.startsWith('BUSYGROUP'))) throw error;
-    }
+    await this.#createGroup();
     for (const script of Object.values(workerScripts)) await script.load(this.#redis);
     this.#subscriber = this.#redis.duplicate('AgentWorker (interrupts)');
     const client = await this.#subscriber.ready('subscribing to interrupts');
@@ -180,6 +173,18 @@ export class AgentWorker {
     await this.#redis.close();
   }
 
+  /** Creates the queue's stream and consumer group, unless they exist. */
+  async #createGroup(): Promise<void> {
+    try {
+      await this.#redis.command(
+        ['XGROUP', 'CREATE', this.#keys.queue, WorkerKeys.GROUP, '0', 'MKSTREAM'],
+        'creating the consumer group',
+      );
+    } catch (error) {
+      if (!(error instanceof ErrorReply && error.message.startsWith('BUSYGROUP'))) throw error;
+    }
+  }
+
   async #readLoop(): Promise<void> {
     let attempt = 0;
     while (!this.#stopping) {
@@ -208,8 +213,12 @@ export class AgentWorker {
         );
         attempt = 0;
         for (const item of streamItems(reply)) this.#take(item.id, item.fields, false);
-      } catch {
+      } catch (error) {
         if (this.#stopping) return;
+        // A Redis restarted without its data lost the group: make it again.
+        if (error instanceof ErrorReply && error.message.startsWith('NOGROUP')) {
+          await this.#createGroup().catch(() => {});
+        }
         await delay(backoffDelay(attempt++));
       }
     }
@@ -404,35 +413,37 @@ export class AgentWorker {
     return Number.isInteger(seq) ? seq + 1 : 0;
   }
 
-  /** Renews every held thread and keeps every in-flight request from looking silent. */
+  /** Renews every held thread and keeps every in-flight request from looking silent, all at once. */
   async #renewAll(): Promise<void> {
-    for (const flight of this.#flights.values()) {
-      const { request } = flight;
-      try {
-        await this.#redis.command(
-          [
-            'XCLAIM',
-            this.#keys.queue,
-            WorkerKeys.GROUP,
-            this.consumer,
-            '0',
-            request.entryId,
-            'JUSTID',
-          ],
-          'renewing a run',
-        );
-        if (!flight.holding) continue;
-        const renewed = await workerScripts.renew.run<number>(
-          this.#redis,
-          [this.#keys.threadLock(request.threadId), this.#keys.threadRun(request.threadId)],
-          [this.consumer, String(this.#claimAfterMs)],
-          'renewing a thread',
-        );
-        if (renewed === 0) this.#abandon(flight);
-        else void this.#append(flight, { type: 'heartbeat' });
-      } catch {
-        // Redis is down: try again on the next beat.
-      }
+    await Promise.all([...this.#flights.values()].map((flight) => this.#renew(flight)));
+  }
+
+  async #renew(flight: Flight): Promise<void> {
+    const { request } = flight;
+    try {
+      await this.#redis.command(
+        [
+          'XCLAIM',
+          this.#keys.queue,
+          WorkerKeys.GROUP,
+          this.consumer,
+          '0',
+          request.entryId,
+          'JUSTID',
+        ],
+        'renewing a run',
+      );
+      if (!flight.holding) return;
+      const renewed = await workerScripts.renew.run<number>(
+        this.#redis,
+        [this.#keys.threadLock(request.threadId), this.#keys.threadRun(request.threadId)],
+        [this.consumer, String(this.#claimAfterMs)],
+        'renewing a thread',
+      );
+      if (renewed === 0) this.#abandon(flight);
+      else void this.#append(flight, { type: 'heartbeat' });
+    } catch {
+      // Redis is down: try again on the next beat.
     }
   }
 

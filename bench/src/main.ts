@@ -22,6 +22,7 @@ import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
 import { streaming } from './suites/streaming.js';
+import { workers } from './suites/workers.js';
 
 const SUITES = [
   'httpSequential',
@@ -37,9 +38,10 @@ const SUITES = [
   'redis',
   'longConversation',
   'agentHost',
+  'workers',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -85,6 +87,7 @@ if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
 if (want('agentHost')) report(await agentHost(config));
+if (want('workers')) report(await workers(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

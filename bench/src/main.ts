@@ -10,6 +10,7 @@ import type { SuiteResult } from './lib/result.js';
 import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
+import { agentHost } from './suites/agentHost.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
@@ -21,6 +22,7 @@ import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
 import { streaming } from './suites/streaming.js';
+import { workers } from './suites/workers.js';
 
 const SUITES = [
   'httpSequential',
@@ -35,9 +37,11 @@ const SUITES = [
   'importTime',
   'redis',
   'longConversation',
+  'agentHost',
+  'workers',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -82,6 +86,8 @@ if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
+if (want('agentHost')) report(await agentHost(config));
+if (want('workers')) report(await workers(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -40,6 +40,7 @@ const context: CallContext = {
   usage: undefined,
   notify: (event) => of(event),
   listens: () => false,
+  takeSteered: () => [],
 };
 
 function callsPerSecond(calls: number, once: (done: () => void) => void): number {

@@ -207,6 +207,7 @@ export class ReActAgent extends AgentBase {
   }
 
   #summarize(state: ReActCallState, reason: 'max_iterations' | 'tool_failures'): Observable<Step> {
+    takeSteered(state);
     state.stats.modelCalls++;
     const instruction = summaryInstructionFor(state, reason);
     return summaryStep(state, this.#setup, state.maxIters, instruction).pipe(
@@ -218,6 +219,7 @@ export class ReActAgent extends AgentBase {
     if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
     state.iterations++;
     state.stats.modelCalls++;
+    takeSteered(state);
     return reasoningStep(state, this.#setup, (outcome) => this.#afterReasoning(outcome, state));
   }
 
@@ -290,4 +292,9 @@ export class ReActAgent extends AgentBase {
     const stats = callStatsMetadata(state);
     return withMetadata(step.reply, { ...step.metadata, ...stats, generateReason: step.reason });
   }
+}
+
+/** Stores what `steer()` gave the call since its last model request, for the next one. */
+function takeSteered(state: ReActCallState): void {
+  for (const msg of state.context.takeSteered()) state.transcript.addUserWords(msg);
 }

@@ -140,7 +140,7 @@ export class ActiveCall {
     const event: PostCallEvent = {
       type: 'postCall',
       agent: this.context.agent,
-      reply: withCallMetadata(reply, this.context.usage),
+      reply: withCallMetadata(reply, this.context.usage, this.context.steeredIds),
     };
     this.#phases.afterHooks(
       this.context,

@@ -3,12 +3,14 @@ import type { Hook } from '../hooks/hook.js';
 import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
 import { dispatchHooks, runHooks } from '../hooks/runHooks.js';
 import { newId } from '../internal/newId.js';
+import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
 import type { CallOptions } from './callOptions.js';
+import { Steering } from './steering.js';
 
 /** The hooks of an agent that want events of `type`, in dispatch order. */
 export type HooksFor = (type: HookEventType) => readonly Hook[];
@@ -21,6 +23,7 @@ export class ActiveCallContext implements CallContext {
   readonly callId = newId();
   systemPrompt: string;
   #usage: Usage | undefined;
+  #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
   readonly #sink: ((event: AgentEvent) => void) | undefined;
 
@@ -77,5 +80,25 @@ export class ActiveCallContext implements CallContext {
 
   get usage(): Usage | undefined {
     return this.#usage;
+  }
+
+  /** Adds messages `steer()` gave this call, for its next model request. */
+  steer(msgs: readonly Msg[]): void {
+    this.#steering ??= new Steering();
+    this.#steering.add(msgs);
+  }
+
+  takeSteered(): Msg[] {
+    return this.#steering?.take() ?? [];
+  }
+
+  /** The steered messages the call never took, each handed out once. */
+  takeLeftSteered(): Msg[] {
+    return this.#steering?.takeLeft() ?? [];
+  }
+
+  /** The ids of the steered messages the call took, or `undefined` when none was. */
+  get steeredIds(): readonly string[] | undefined {
+    return this.#steering?.takenIds;
   }
 }

@@ -1,14 +1,14 @@
 import { defer, EMPTY, lastValueFrom, Observable, of, throwError } from 'rxjs';
-import { AgentBusyError, InterruptedError, isAbortError } from '../errors.js';
+import { AgentBusyError, InterruptedError, isAbortError, ObserveError } from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
 import { checkAgentName } from '../internal/checkAgentName.js';
 import { newId } from '../internal/newId.js';
-import { callInput } from '../internal/normalizeInput.js';
+import { callInput, normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
-import { createMsg, type Msg } from '../message/msg.js';
+import { createMsg, type Msg, userMsg } from '../message/msg.js';
 import { checkAgentOptions } from '../options/checkAgentOptions.js';
 import type { StateModule } from '../state/stateModule.js';
 import { StateRegistry } from '../state/stateRegistry.js';
@@ -20,6 +20,7 @@ import type { CallContext } from './callContext.js';
 import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
+import { TurnQueue } from './turnQueue.js';
 
 /** Options every agent accepts. */
 export interface AgentBaseOptions {
@@ -67,6 +68,7 @@ export abstract class AgentBase implements Agent {
   readonly #state: StateRegistry;
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
+  #turns: TurnQueue | undefined; // made by the first queue()
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
@@ -91,6 +93,34 @@ export abstract class AgentBase implements Agent {
   /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
   reply(input?: CallInput, options: CallOptions = {}): Promise<Msg> {
     return lastValueFrom(this.call(input, options));
+  }
+
+  /**
+   * `call()` that waits its turn instead of failing with `AgentBusyError`: queued calls run
+   * one after another in the order they were subscribed (FIFO), each once the call before it
+   * (queued or not) has ended. Cold; emits the call's one reply and completes, or errors like
+   * `call()`. Unsubscribing while it waits removes it from the queue; unsubscribing while it
+   * runs cancels it like `call()`.
+   */
+  queue(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
+    this.#turns ??= new TurnQueue(() => this.#active !== undefined);
+    return this.#turns.run(() => this.call(input, options));
+  }
+
+  /**
+   * Adds a message to the running call: it is stored once and sent with the call's very next
+   * model request (a ReActAgent takes it before its next reasoning step, after the tools of
+   * the current batch finished), with no extra request, and the reply's `metadata.steered`
+   * lists the ids of the steered Msgs the call sent. A string becomes a user Msg; a Msg keeps
+   * its id. Steered while idle, or left untaken when the call ends, the messages are
+   * delivered through `doObserve` (a ReActAgent stores them), so the next call sees them; a
+   * `doObserve` failure goes to the `error` hooks as an `ObserveError`.
+   */
+  steer(input: string | Msg | readonly Msg[]): void {
+    const msgs =
+      typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, `${this.name}.steer()`);
+    if (this.#active) this.#active.context.steer(msgs);
+    else this.#deliverSteered(msgs);
   }
 
   /**
@@ -259,7 +289,11 @@ export abstract class AgentBase implements Agent {
       }
       const systemPrompt = this.defaultSystemPrompt();
       const release = (): void => {
-        if (this.#active === call) this.#active = undefined;
+        if (this.#active !== call) return;
+        this.#active = undefined;
+        const left = call.context.takeLeftSteered();
+        if (left.length > 0) this.#deliverSteered(left);
+        this.#turns?.kick();
       };
       const setup = { agent: this, options, systemPrompt, hooksFor: this.#hooks.forType };
       const call = new ActiveCall({ ...setup, sink, release }, subscriber);
@@ -299,6 +333,17 @@ export abstract class AgentBase implements Agent {
       error instanceof InterruptedError || (interrupt !== undefined && isAbortError(error));
     if (!interrupted) return undefined;
     return () => this.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
+  }
+
+  /** Delivers steered messages no call took through `doObserve`; a failure goes to the error hooks. */
+  #deliverSteered(msgs: readonly Msg[]): void {
+    const report = (cause: unknown): void => {
+      const error = new ObserveError(this.name, 'steer()', { cause });
+      this.#hooks.runError({ type: 'error', agent: this, error }).subscribe();
+    };
+    observeEach(msgs, `${this.name}.steer()`, (msg) => this.doObserve(msg)).subscribe({
+      error: report,
+    });
   }
 
   /** Has every hub subscriber observe `reply` (see `HubSubscribers.broadcast`), then emits it. */

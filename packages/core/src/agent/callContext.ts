@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
+import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import type { Agent } from './agent.js';
 import type { CallOptions } from './callOptions.js';
@@ -31,4 +32,10 @@ export interface CallContext {
   notify<E extends HookEvent>(event: E): Observable<E>;
   /** Whether a hook or a `stream()` subscriber receives events of `type` in this call. */
   listens(type: HookEventType): boolean;
+  /**
+   * The messages `agent.steer()` gave this call since it last asked, in order (empty when
+   * none): a subclass takes them right before a model request, stores them and sends them
+   * with it. Each is handed out once; their ids go to the reply's `metadata.steered`.
+   */
+  takeSteered(): Msg[];
 }

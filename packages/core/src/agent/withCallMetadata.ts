@@ -4,11 +4,17 @@ import type { Usage } from '../model/chatModel.js';
 
 /**
  * `reply` with what AgentBase adds to every reply: `generateReason: 'stop'` when the
- * subclass set none, and the call's summed `usage` when a model reported one.
+ * subclass set none, the call's summed `usage` when a model reported one, and the ids of
+ * the steered messages the call took (`steered`).
  */
-export function withCallMetadata(reply: Msg, usage: Usage | undefined): Msg {
+export function withCallMetadata(
+  reply: Msg,
+  usage: Usage | undefined,
+  steered?: readonly string[],
+): Msg {
   const extra: JsonObject = {};
   if (reply.metadata['generateReason'] === undefined) extra['generateReason'] = 'stop';
   if (usage && reply.metadata['usage'] === undefined) extra['usage'] = { ...usage };
+  if (steered && reply.metadata['steered'] === undefined) extra['steered'] = [...steered];
   return Object.keys(extra).length === 0 ? reply : withMetadata(reply, extra);
 }

@@ -1,0 +1,179 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../agent/agentEvent.js';
+import { InvalidArgumentError } from '../errors.js';
+import { textOf } from '../message/readers.js';
+import { InMemorySession } from '../state/inMemorySession.js';
+import { EchoAgent, ManualAgent } from '../testing/testAgents.js';
+import { AgentHost } from './agentHost.js';
+
+/** Lets pending promise callbacks and microtasks run. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A host whose threads are ManualAgents, each kept in `agents` by thread id. */
+function manualHost(maxLive?: number) {
+  const agents = new Map<string, ManualAgent>();
+  const host = new AgentHost({
+    create: (threadId) => {
+      const agent = new ManualAgent({ name: `agent-${threadId}` });
+      agents.set(threadId, agent);
+      return agent;
+    },
+    ...(maxLive !== undefined && { maxLive }),
+  });
+  return { host, agents };
+}
+
+describe('AgentHost', () => {
+  it('creates one agent per thread on first use and reuses it', async () => {
+    const created: string[] = [];
+    const host = new AgentHost({
+      create: (threadId) => {
+        created.push(threadId);
+        return new EchoAgent({ name: 'echo' });
+      },
+    });
+
+    expect(textOf(await host.reply('a', 'one'))).toBe('one');
+    expect(textOf(await host.reply('b', 'two'))).toBe('two');
+    expect(textOf(await host.reply('a', 'three'))).toBe('three');
+    expect(created).toEqual(['a', 'b']);
+    expect(host.liveThreads).toBe(2);
+  });
+
+  it('runs one call per thread at a time, queuing the rest in order, while threads run concurrently', async () => {
+    const { host, agents } = manualHost();
+    const order: string[] = [];
+    const track = (thread: string, input: string) =>
+      host.reply(thread, input).then((reply) => order.push(`${thread}:${textOf(reply)}`));
+
+    const a1 = track('a', 'a1');
+    const a2 = track('a', 'a2');
+    const b1 = track('b', 'b1');
+    await settle();
+    const a = agents.get('a');
+    const b = agents.get('b');
+    expect(a?.calls.map((msgs) => msgs.map(textOf))).toEqual([['a1']]); // a2 waits
+    expect(b?.calls.map((msgs) => msgs.map(textOf))).toEqual([['b1']]); // b runs beside a
+
+    b?.respond('B1');
+    await b1;
+    a?.respond('A1');
+    await a1;
+    await settle();
+    expect(a?.calls.map((msgs) => msgs.map(textOf))).toEqual([['a1'], ['a2']]);
+    a?.respond('A2');
+    await a2;
+    expect(order).toEqual(['b:B1', 'a:A1', 'a:A2']);
+  });
+
+  it('attach() replays the running call from its start, follows it live and ends with its reply', async () => {
+    const { host, agents } = manualHost();
+    const caller = lastValueFrom(host.stream('t', 'hello').pipe(toArray()));
+    await settle();
+
+    const follower = lastValueFrom(host.attach('t').pipe(toArray()));
+    agents.get('t')?.respond('hi there');
+
+    const [own, followed] = await Promise.all([caller, follower]);
+    expect(followed).toEqual(own);
+    expect(own.map((event) => event.type)).toEqual(['preCall', 'postCall', 'reply']);
+    expect(textOf((own.at(-1) as Extract<AgentEvent, { type: 'reply' }>).msg)).toBe('hi there');
+  });
+
+  it('attach() completes at once when nothing runs on the thread', async () => {
+    const { host } = manualHost();
+    expect(await lastValueFrom(host.attach('idle').pipe(toArray()))).toEqual([]);
+  });
+
+  it('interrupts the running call of a thread, and nothing elsewhere', async () => {
+    const { host, agents } = manualHost();
+    const a = host.reply('a', 'long task');
+    const b = host.reply('b', 'other');
+    await settle();
+
+    host.interrupt('a');
+    expect(agents.get('a')?.signals[0]?.aborted).toBe(true);
+    expect(agents.get('b')?.signals[0]?.aborted).toBe(false);
+    agents.get('a')?.fail(agents.get('a')?.signals[0]?.reason);
+    expect((await a).metadata['generateReason']).toBe('interrupted');
+    agents.get('b')?.respond('fine');
+    expect(textOf(await b)).toBe('fine');
+  });
+
+  it('forgets a queued call that is unsubscribed before its turn', async () => {
+    const { host, agents } = manualHost();
+    const first = host.reply('t', 'first');
+    const dropped = host.call('t', 'dropped').subscribe();
+    const last = host.reply('t', 'last');
+    await settle();
+    dropped.unsubscribe();
+
+    agents.get('t')?.respond('1');
+    await first;
+    await settle();
+    agents.get('t')?.respond('2');
+    await last;
+    expect(agents.get('t')?.calls.map((msgs) => msgs.map(textOf))).toEqual([['first'], ['last']]);
+  });
+
+  it('evicts the least recently used idle thread beyond maxLive and never a busy one', async () => {
+    const { host, agents } = manualHost(2);
+    const running = host.reply('busy', 'x');
+    await settle();
+    const quick = async (thread: string) => {
+      const reply = host.reply(thread, 'hi');
+      await settle();
+      agents.get(thread)?.respond('ok');
+      await reply;
+    };
+
+    await quick('a');
+    await quick('b');
+    await settle();
+
+    expect(host.isLive('busy')).toBe(true);
+    expect(host.isLive('a')).toBe(false);
+    expect(host.isLive('b')).toBe(true);
+    expect(host.liveThreads).toBe(2);
+    agents.get('busy')?.respond('done');
+    await running;
+  });
+
+  it('saves each call to the session and loads a thread from it', async () => {
+    const session = new InMemorySession();
+    const host = new AgentHost({ create: () => new EchoAgent({ name: 'echo' }), session });
+    await host.reply('alice', 'hi');
+    expect(await session.list()).toEqual(['alice']);
+  });
+
+  it('delete() forgets a thread and its saved state, and refuses a busy one', async () => {
+    const session = new InMemorySession();
+    const { host, agents } = manualHost();
+    const busy = host.reply('busy', 'x');
+    await settle();
+    await expect(host.delete('busy')).rejects.toThrow(/still running/);
+    agents.get('busy')?.respond('done');
+    await busy;
+
+    const saving = new AgentHost({ create: () => new EchoAgent({ name: 'echo' }), session });
+    await saving.reply('t', 'hi');
+    await saving.delete('t');
+    expect(saving.isLive('t')).toBe(false);
+    expect(await session.list()).toEqual([]);
+  });
+
+  it('rejects bad options and thread ids with errors naming them', async () => {
+    expect(
+      () => new AgentHost({ create: () => new EchoAgent({ name: 'e' }), maxlive: 3 } as never),
+    ).toThrow(/AgentHost: unknown option "maxlive" \(did you mean "maxLive"\?\)/);
+    expect(() => new AgentHost({} as never)).toThrow(InvalidArgumentError);
+    expect(() => new AgentHost({ create: () => new EchoAgent({ name: 'e' }), maxLive: 0 })).toThrow(
+      /maxLive must be a positive integer/,
+    );
+    const host = new AgentHost({ create: () => new EchoAgent({ name: 'e' }) });
+    await expect(host.reply('', 'x')).rejects.toThrow(/thread id must be a non-empty string/);
+  });
+});

@@ -1,0 +1,392 @@
+import { defer, EMPTY, lastValueFrom, Observable, type Subscription } from 'rxjs';
+import type { AgentBase } from '../agent/agentBase.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
+import type { CallInput, CallOptions } from '../agent/callOptions.js';
+import { AgentBusyError, InvalidArgumentError } from '../errors.js';
+import { normalizeInput } from '../internal/normalizeInput.js';
+import type { JsonObject } from '../json.js';
+import { type Msg, userMsg } from '../message/msg.js';
+import { checkOptions } from '../options/checkOptions.js';
+import type { Session } from '../state/session.js';
+import { HostThread } from './hostThread.js';
+import { ThreadRun } from './threadRun.js';
+
+/** Options of `new AgentHost()`. */
+export interface AgentHostOptions {
+  /** Makes the agent of a thread, the first time the thread is used (or after eviction). */
+  readonly create: (threadId: string) => AgentBase;
+  /**
+   * Where each thread's state lives (key = thread id): loaded when its agent is created,
+   * saved after each call. Without one, a thread's state is kept in this process only when
+   * it is evicted.
+   */
+  readonly session?: Session;
+  /** How many threads keep a live agent; beyond it the least recently used idle one is evicted. Default 1000. */
+  readonly maxLive?: number;
+}
+
+const OPTION_KEYS = ['create', 'session', 'maxLive'];
+const DEFAULT_MAX_LIVE = 1000;
+
+/**
+ * One agent definition serving many conversations (threads). A thread's agent is made by
+ * `create(threadId)` on first use and loaded from `session` (key = thread id); it runs one
+ * call at a time (the others queue, first come first served) while different threads run
+ * concurrently; it is saved to `session` after each call, before the reply is emitted. Beyond
+ * `maxLive` threads the least recently used idle one is evicted (saved first when it changed
+ * since its last save) and reloaded when used again.
+ *
+ * @example
+ * ```ts
+ * const host = new AgentHost({
+ *   create: (threadId) => new ReActAgent({ name: 'assistant', model, sysPrompt: 'Be brief.' }),
+ *   session: new JsonFileSession('./threads'),
+ * });
+ * const reply = await host.reply('alice', 'Hello!');
+ * host.attach('alice').subscribe((event) => console.log(event.type)); // follows a running call
+ * ```
+ */
+export class AgentHost {
+  readonly #create: (threadId: string) => AgentBase;
+  readonly #session: Session | undefined;
+  readonly #maxLive: number;
+  /** Live threads, least recently used first. */
+  readonly #threads = new Map<string, HostThread>();
+  /** Saves of evicted threads still in flight, waited for before a thread is loaded again. */
+  readonly #evicting = new Map<string, Promise<void>>();
+  /** States of evicted threads when there is no session. */
+  readonly #parked = new Map<string, JsonObject>();
+
+  constructor(options: AgentHostOptions) {
+    checkOptions(options, OPTION_KEYS, 'AgentHost');
+    if (typeof options?.create !== 'function') {
+      throw new InvalidArgumentError(
+        'AgentHost: options.create must be a function (threadId) => agent.',
+      );
+    }
+    const maxLive = options.maxLive ?? DEFAULT_MAX_LIVE;
+    if (!Number.isInteger(maxLive) || maxLive < 1) {
+      throw new InvalidArgumentError(
+        `AgentHost: options.maxLive must be a positive integer (got ${String(maxLive)}).`,
+      );
+    }
+    this.#create = options.create;
+    this.#session = options.session;
+    this.#maxLive = maxLive;
+  }
+
+  /** How many threads have a live agent (or are being loaded) now. */
+  get liveThreads(): number {
+    return this.#threads.size;
+  }
+
+  /** Whether thread `threadId` has a live agent now (it was used and not evicted). */
+  isLive(threadId: string): boolean {
+    return this.#threads.has(threadId);
+  }
+
+  /**
+   * Runs one call on thread `threadId`, after the calls queued on it before. Cold; emits the
+   * one reply and completes, or errors with the call's, the load's or the save's error.
+   * Unsubscribing while it waits removes it from the queue; while it runs, cancels it.
+   */
+  call(threadId: string, input?: CallInput, options?: CallOptions): Observable<Msg> {
+    return new Observable<Msg>((subscriber) =>
+      this.stream(threadId, input, options).subscribe({
+        next: (event) => {
+          if (event.type === 'reply') subscriber.next(event.msg);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
+    );
+  }
+
+  /** `call()` as a Promise of the reply. */
+  reply(threadId: string, input?: CallInput, options?: CallOptions): Promise<Msg> {
+    return lastValueFrom(this.call(threadId, input, options));
+  }
+
+  /**
+   * Like `call()`, emitting the call's events (as `agent.stream()` does) and then its reply.
+   * Cold; errors and cancels like `call()`.
+   */
+  stream(threadId: string, input?: CallInput, options?: CallOptions): Observable<AgentEvent> {
+    return defer(() => {
+      const thread = this.#thread(threadId, 'stream()');
+      return thread.turns.run(() => this.#run(thread, input, options));
+    });
+  }
+
+  /**
+   * Interrupts the call running on thread `threadId` (see `AgentBase.interrupt`); also one
+   * whose agent is still loading. No-op when nothing runs there.
+   */
+  interrupt(threadId: string, message?: Msg): void {
+    const thread = this.#threads.get(threadId);
+    const run = thread?.run;
+    if (run === undefined) return;
+    if (run.started) thread?.agent?.interrupt(message);
+    else run.interrupt = { message };
+  }
+
+  /**
+   * Adds a message to thread `threadId`: to its running call's next model request (see
+   * `AgentBase.steer`), or, when nothing runs, to its conversation (loaded, delivered through
+   * the agent's `doObserve`, saved) before the thread's next call. The Promise resolves once
+   * the message is with the agent and rejects when loading or saving the thread failed;
+   * ignoring it is safe.
+   */
+  steer(threadId: string, input: string | Msg | readonly Msg[]): Promise<void> {
+    const done = defer(() => {
+      const msgs =
+        typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, 'AgentHost.steer()');
+      const thread = this.#thread(threadId, 'steer()');
+      const run = thread.run;
+      if (run?.started) {
+        thread.agent?.steer(msgs);
+        return EMPTY;
+      }
+      if (run !== undefined) {
+        run.steered.push(...msgs);
+        return EMPTY;
+      }
+      return thread.turns.run(() => this.#deliver(thread, msgs));
+    });
+    const promise = lastValueFrom(done, { defaultValue: undefined });
+    promise.catch(() => {});
+    return promise;
+  }
+
+  /**
+   * Follows the call running on thread `threadId`: its events from its start, then live,
+   * ending with its reply (erroring with its error). Completes at once when nothing runs
+   * there. Unsubscribing stops following and leaves the call running.
+   */
+  attach(threadId: string): Observable<AgentEvent> {
+    return defer(() => {
+      const run = this.#threads.get(threadId)?.run;
+      return run?.kind === 'call' ? run.follow() : EMPTY;
+    });
+  }
+
+  /**
+   * Forgets thread `threadId`: its live agent, and its state in the session (or kept in this
+   * process). Rejects with `AgentBusyError` while a call runs or waits on it.
+   */
+  async delete(threadId: string): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    if (thread?.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    this.#threads.delete(threadId);
+    this.#parked.delete(threadId);
+    await this.#evicting.get(threadId);
+    await this.#session?.delete(threadId);
+  }
+
+  /**
+   * Evicts thread `threadId` now (saved first when it changed since its last save), so its
+   * next use loads it again: for a process that shares the session with others which may
+   * have advanced the thread since. Resolves at once when the thread is not live; rejects
+   * with `AgentBusyError` while a call runs or waits on it.
+   */
+  async evict(threadId: string): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined) return;
+    if (thread.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    await this.#evict(thread);
+  }
+
+  /**
+   * Saves every live thread that changed since its last save and evicts every idle one.
+   * Resolves when all saves finished; rejects with the first failure.
+   */
+  async flush(): Promise<void> {
+    const saves: Promise<void>[] = [];
+    for (const thread of [...this.#threads.values()]) {
+      if (!thread.busy) saves.push(this.#evict(thread));
+    }
+    await Promise.all(saves);
+  }
+
+  /** The live thread `threadId` (made now when it has none), marked most recently used. */
+  #thread(threadId: string, method: string): HostThread {
+    if (typeof threadId !== 'string' || threadId === '') {
+      throw new InvalidArgumentError(
+        `AgentHost.${method}: the thread id must be a non-empty string (got ${JSON.stringify(threadId)}).`,
+      );
+    }
+    let thread = this.#threads.get(threadId);
+    if (thread) this.#threads.delete(threadId);
+    else thread = new HostThread(threadId, (id) => this.#load(id));
+    this.#threads.set(threadId, thread);
+    return thread;
+  }
+
+  async #load(threadId: string): Promise<AgentBase> {
+    await this.#evicting.get(threadId);
+    const agent = this.#create(threadId);
+    const state = this.#session ? await this.#session.load(threadId) : this.#parked.get(threadId);
+    if (state !== undefined) agent.loadStateDict(state);
+    this.#parked.delete(threadId);
+    return agent;
+  }
+
+  /** One call on `thread`, recorded for `attach()`, saved before its reply is emitted. */
+  #run(thread: HostThread, input: CallInput | undefined, options: CallOptions | undefined) {
+    return new Observable<AgentEvent>((subscriber) => {
+      const run = new ThreadRun('call');
+      thread.run = run;
+      let inner: Subscription | undefined;
+      let reply: AgentEvent | undefined;
+      let ended = false;
+      const end = (error?: unknown): void => {
+        if (ended) return;
+        ended = true;
+        if (thread.run === run) thread.run = undefined;
+        if (error === undefined) run.end();
+        else run.fail(error);
+        thread.turns.kick();
+        this.#evictOverflow();
+      };
+      const finish = (): void => {
+        if (reply === undefined) {
+          end();
+          subscriber.complete();
+          return;
+        }
+        const last = reply;
+        this.#save(thread).then(
+          () => {
+            run.record(last);
+            end();
+            subscriber.next(last);
+            subscriber.complete();
+          },
+          (error: unknown) => {
+            end(error);
+            subscriber.error(error);
+          },
+        );
+      };
+      thread.ready().then(
+        (agent) => {
+          if (ended || subscriber.closed) return;
+          run.started = true;
+          const steered = run.steered.splice(0);
+          const msgs = steered.length === 0 ? input : [...callMsgs(input), ...steered];
+          inner = agent.stream(msgs, options).subscribe({
+            next: (event) => {
+              if (event.type === 'reply') {
+                reply = event;
+                return;
+              }
+              run.record(event);
+              subscriber.next(event);
+            },
+            error: (error: unknown) => {
+              thread.dirty = true;
+              end(error);
+              subscriber.error(error);
+            },
+            complete: () => {
+              thread.dirty = true;
+              finish();
+            },
+          });
+          if (run.interrupt !== undefined) agent.interrupt(run.interrupt.message);
+        },
+        (error: unknown) => {
+          end(error);
+          subscriber.error(error);
+        },
+      );
+      return () => {
+        inner?.unsubscribe();
+        if (!ended) {
+          thread.dirty = true;
+          end();
+        }
+      };
+    });
+  }
+
+  /** Delivers steered messages to an idle thread's agent, then saves it. */
+  #deliver(thread: HostThread, msgs: readonly Msg[]): Observable<never> {
+    return new Observable<never>((subscriber) => {
+      const run = new ThreadRun('steer');
+      thread.run = run;
+      const end = (error?: unknown): void => {
+        if (thread.run === run) thread.run = undefined;
+        run.end();
+        thread.turns.kick();
+        this.#evictOverflow();
+        if (error === undefined) subscriber.complete();
+        else subscriber.error(error);
+      };
+      thread
+        .ready()
+        .then((agent) => {
+          agent.steer(msgs);
+          thread.dirty = true;
+          return this.#save(thread);
+        })
+        .then(() => end(), end);
+    });
+  }
+
+  /** Saves `thread` to the session after a call (without a session, nothing to do yet). */
+  async #save(thread: HostThread): Promise<void> {
+    const agent = thread.agent;
+    if (this.#session === undefined || agent === undefined) return;
+    await this.#session.save(thread.threadId, agent.stateDict());
+    thread.dirty = false;
+  }
+
+  /** Evicts least recently used idle threads while more than `maxLive` are live. */
+  #evictOverflow(): void {
+    if (this.#threads.size <= this.#maxLive) return;
+    for (const thread of this.#threads.values()) {
+      if (this.#threads.size <= this.#maxLive) return;
+      if (!thread.busy) void this.#evict(thread).catch(() => {});
+    }
+  }
+
+  /**
+   * Drops an idle thread's agent, saving its state first when it changed since its last
+   * save (to the session, or kept in this process without one). A failed save keeps the
+   * thread live, so nothing is lost.
+   */
+  #evict(thread: HostThread): Promise<void> {
+    const { threadId } = thread;
+    this.#threads.delete(threadId);
+    const agent = thread.agent;
+    if (agent === undefined || (!thread.dirty && this.#session !== undefined))
+      return Promise.resolve();
+    const state = agent.stateDict();
+    if (this.#session === undefined) {
+      this.#parked.set(threadId, state);
+      return Promise.resolve();
+    }
+    const saving = this.#session.save(threadId, state).then(
+      () => {
+        this.#evicting.delete(threadId);
+      },
+      (error: unknown) => {
+        this.#evicting.delete(threadId);
+        if (!this.#threads.has(threadId)) this.#threads.set(threadId, thread);
+        throw error;
+      },
+    );
+    this.#evicting.set(
+      threadId,
+      saving.catch(() => {}),
+    );
+    return saving;
+  }
+}
+
+/** A call's input as Msgs (a string is one user message). */
+function callMsgs(input: CallInput | undefined): Msg[] {
+  if (typeof input === 'string') return [userMsg(input)];
+  return normalizeInput(input, 'AgentHost.call()');
+}

@@ -1,0 +1,174 @@
+import {
+  AgentHost,
+  type ChatMessage,
+  InMemorySession,
+  type JsonObject,
+  type Session,
+  textOf,
+} from '@rxagent/core';
+import { ScriptedChatModel } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
+import { describe, expect, it } from 'vitest';
+
+/** The user and assistant texts of a request, in order. */
+function dialogue(messages: readonly ChatMessage[]): string[] {
+  return messages
+    .filter((m) => m.role === 'user' || m.role === 'assistant')
+    .map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : ''}`);
+}
+
+/** A host of ReActAgents that all answer from one scripted model (replies echo the input). */
+function echoHost(options: { session?: Session; maxLive?: number } = {}) {
+  const model = new ScriptedChatModel([], { strict: true });
+  const answer = (): void => {
+    model.enqueue((request) => {
+      const last = request.messages.at(-1);
+      return `re: ${typeof last?.content === 'string' ? last.content : '?'}`;
+    });
+  };
+  const host = new AgentHost({
+    create: () => new ReActAgent({ name: 'assistant', sysPrompt: 'Be brief.', model }),
+    ...options,
+  });
+  return { host, model, answer };
+}
+
+describe('AgentHost with ReActAgents', () => {
+  it('keeps each thread its own conversation', async () => {
+    const { host, model, answer } = echoHost();
+    for (const [thread, text] of [
+      ['a', 'one'],
+      ['b', 'two'],
+      ['a', 'three'],
+    ] as const) {
+      answer();
+      await host.reply(thread, text);
+    }
+    expect(dialogue(model.requests[2]?.messages ?? [])).toEqual([
+      'user:one',
+      'assistant:re: one',
+      'user:three',
+    ]);
+  });
+
+  it('evicts beyond maxLive and reloads with memory intact, from the session', async () => {
+    const session = new InMemorySession();
+    const { host, model, answer } = echoHost({ session, maxLive: 1 });
+    answer();
+    await host.reply('a', 'first');
+    answer();
+    await host.reply('b', 'other');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.isLive('a')).toBe(false);
+
+    answer();
+    await host.reply('a', 'second');
+    expect(dialogue(model.requests[2]?.messages ?? [])).toEqual([
+      'user:first',
+      'assistant:re: first',
+      'user:second',
+    ]);
+  });
+
+  it('evicts and reloads with memory intact without a session', async () => {
+    const { host, model, answer } = echoHost({ maxLive: 1 });
+    answer();
+    await host.reply('a', 'first');
+    answer();
+    await host.reply('b', 'other');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.isLive('a')).toBe(false);
+
+    answer();
+    await host.reply('a', 'second');
+    expect(dialogue(model.requests[2]?.messages ?? [])).toContain('assistant:re: first');
+  });
+
+  it('loads a thread saved by another host (a restart) and saves after each call', async () => {
+    const session = new InMemorySession();
+    const first = echoHost({ session });
+    first.answer();
+    await first.host.reply('t', 'before restart');
+
+    const second = echoHost({ session });
+    second.answer();
+    await second.host.reply('t', 'after restart');
+    expect(dialogue(second.model.requests[0]?.messages ?? [])).toEqual([
+      'user:before restart',
+      'assistant:re: before restart',
+      'user:after restart',
+    ]);
+    const saved = (await session.load('t')) as JsonObject;
+    expect(JSON.stringify(saved)).toContain('after restart');
+  });
+
+  it('steers an idle thread into its conversation before its next call', async () => {
+    const session = new InMemorySession();
+    const { host, model, answer } = echoHost({ session });
+    await host.steer('t', 'I use metric units.');
+    expect(JSON.stringify(await session.load('t'))).toContain('I use metric units.');
+
+    answer();
+    await host.reply('t', 'How warm is it?');
+    expect(dialogue(model.requests[0]?.messages ?? [])).toEqual([
+      'user:I use metric units.',
+      'user:How warm is it?',
+    ]);
+  });
+
+  it('fails the call with the session error when the save fails, and keeps the thread live', async () => {
+    const failing: Session = {
+      save: () => Promise.reject(new Error('disk full')),
+      load: () => Promise.resolve(undefined),
+      delete: () => Promise.resolve(),
+      list: () => Promise.resolve([]),
+    };
+    const { host, answer } = echoHost({ session: failing });
+    answer();
+    await expect(host.reply('t', 'hi')).rejects.toThrow('disk full');
+    expect(host.isLive('t')).toBe(true);
+  });
+
+  it('fails the call with the load error and tries the load again on the next call', async () => {
+    let loads = 0;
+    const flaky: Session = {
+      save: () => Promise.resolve(),
+      load: () =>
+        ++loads === 1 ? Promise.reject(new Error('no route')) : Promise.resolve(undefined),
+      delete: () => Promise.resolve(),
+      list: () => Promise.resolve([]),
+    };
+    const { host, answer } = echoHost({ session: flaky });
+    await expect(host.reply('t', 'hi')).rejects.toThrow('no route');
+    answer();
+    expect(textOf(await host.reply('t', 'again'))).toBe('re: again');
+  });
+
+  it('applies an interrupt and steered messages that arrive while the thread is still loading', async () => {
+    let release = (): void => {};
+    const slow: Session = {
+      save: () => Promise.resolve(),
+      load: () => new Promise((resolve) => (release = () => resolve(undefined))),
+      delete: () => Promise.resolve(),
+      list: () => Promise.resolve([]),
+    };
+    const { host, model, answer } = echoHost({ session: slow });
+    answer();
+    const steered = host.reply('s', 'question');
+    await new Promise((resolve) => setImmediate(resolve));
+    void host.steer('s', 'and one more thing');
+    release();
+    await steered;
+    expect(dialogue(model.requests[0]?.messages ?? [])).toEqual([
+      'user:question',
+      'user:and one more thing',
+    ]);
+
+    model.enqueue({ text: 'a long answer', delayMs: 60_000 });
+    const interrupted = host.reply('i', 'question');
+    await new Promise((resolve) => setImmediate(resolve));
+    host.interrupt('i');
+    release();
+    expect((await interrupted).metadata['generateReason']).toBe('interrupted');
+  });
+});

@@ -1,0 +1,250 @@
+import {
+  type AgentEvent,
+  AgentHost,
+  msgHub,
+  sequentialPipeline,
+  Toolkit,
+  textOf,
+  tool,
+  userMsg,
+} from '@rxagent/core';
+import { EchoAgent, ScriptedChatModel } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import { describeRedis } from '../../test/describeRedis.js';
+import { RedisSession } from '../session/redisSession.js';
+import { type RedisServer, startRedisServer } from '../testing/redisServer.js';
+import { AgentWorker } from './agentWorker.js';
+import { RemoteAgent } from './remoteAgent.js';
+import { RemoteRunTimeoutError } from './remoteRunError.js';
+
+describeRedis('AgentWorker and RemoteAgent', () => {
+  let server: RedisServer;
+  const closing: Array<() => Promise<void>> = [];
+  let queueCount = 0;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterEach(async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A worker serving a fresh queue with ReActAgents on a shared echoing model. */
+  async function worker(queue: string, model: ScriptedChatModel, toolkit?: Toolkit) {
+    const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
+    const host = new AgentHost({
+      create: () =>
+        new ReActAgent({
+          name: 'assistant',
+          sysPrompt: 'Be brief.',
+          model,
+          ...(toolkit && { toolkit }),
+        }),
+      session,
+    });
+    const w = new AgentWorker({ url: server.url, queue, host, claimAfterMs: 2_000 });
+    await w.start();
+    closing.push(async () => {
+      await w.stop();
+      await session.close();
+    });
+    return w;
+  }
+
+  function remote(queue: string, threadId: string, timeoutMs = 20_000) {
+    const agent = new RemoteAgent({
+      url: server.url,
+      queue,
+      threadId,
+      name: 'assistant',
+      timeoutMs,
+    });
+    closing.push(() => agent.close());
+    return agent;
+  }
+
+  const echo = () => {
+    const model = new ScriptedChatModel([], { strict: true });
+    const answer = (): void =>
+      model.enqueue((request) => {
+        const last = request.messages.at(-1);
+        return `re: ${typeof last?.content === 'string' ? last.content : '?'}`;
+      });
+    return { model, answer };
+  };
+
+  it('runs a call on a worker and returns its reply, keeping the thread across calls', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    const agent = remote(queue, 'alice');
+
+    answer();
+    expect(textOf(await agent.reply('hello'))).toBe('re: hello');
+    answer();
+    expect(textOf(await agent.reply('again'))).toBe('re: again');
+    expect(model.requests[1]?.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+
+  it('streams the remote events with increasing seq, chunk events included, ending with the reply', async () => {
+    const queue = `q${queueCount++}`;
+    const model = new ScriptedChatModel(['one two three four']);
+    await worker(queue, model);
+
+    const events = await lastValueFrom(remote(queue, 't').stream('go').pipe(toArray()));
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('preCall');
+    expect(types).toContain('reasoningChunk');
+    expect(types.at(-1)).toBe('reply');
+    const seqs = events.flatMap((e) =>
+      'seq' in e ? [(e as AgentEvent & { seq: number }).seq] : [],
+    );
+    expect(seqs.length).toBeGreaterThan(2);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it('interrupts a remote call within a second', async () => {
+    const queue = `q${queueCount++}`;
+    const model = new ScriptedChatModel([{ text: 'slow', delayMs: 60_000 }]);
+    await worker(queue, model);
+    const agent = remote(queue, 't');
+    const reply = agent.reply('long job');
+    // Wait until the worker started the model request.
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const started = performance.now();
+    agent.interrupt(userMsg('stop now'));
+    const final = await reply;
+    expect(final.metadata['generateReason']).toBe('interrupted');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('observe() adds to the thread, seen by its next call', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    const agent = remote(queue, 't');
+
+    await lastValueFrom(agent.observe(userMsg('FYI: metric units', { name: 'boss' })), {
+      defaultValue: undefined,
+    });
+    answer();
+    await agent.reply('How warm?');
+    const users = model.requests[0]?.messages.filter((m) => m.role === 'user') ?? [];
+    expect(users.map((m) => m.content)).toEqual(['FYI: metric units', 'How warm?']);
+  });
+
+  it('keeps per-thread order across two workers with many concurrent calls', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    await worker(queue, model);
+    const threads = ['a', 'b', 'c', 'd'];
+    const agents = threads.map((t) => remote(queue, t));
+    const calls: Array<Promise<string>> = [];
+    for (let i = 0; i < 5; i++) {
+      agents.forEach((agent, k) => {
+        answer();
+        // A fresh RemoteAgent per call, so calls on one thread are in flight together.
+        const handle = i === 0 ? agent : remote(queue, threads[k] as string);
+        calls.push(handle.reply(`${threads[k]}${i}`).then(textOf));
+      });
+    }
+    const replies = await Promise.all(calls);
+    expect(replies).toHaveLength(20);
+    for (const thread of threads) {
+      const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
+      const state = JSON.stringify(await session.load(thread));
+      await session.close();
+      const order = [0, 1, 2, 3, 4].map((i) => state.indexOf(`"${thread}${i}"`));
+      expect(order.every((at) => at >= 0)).toBe(true);
+      expect([...order].sort((x, y) => x - y)).toEqual(order);
+    }
+  });
+
+  it('stop() finishes the running call and takes no new one', async () => {
+    const queue = `q${queueCount++}`;
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const toolkit = new Toolkit([
+      tool({
+        name: 'wait',
+        description: 'Waits.',
+        parameters: z.object({}),
+        execute: async () => {
+          await gate;
+          return 'waited';
+        },
+      }),
+    ]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'wait', arguments: {} }] },
+      'finished',
+    ]);
+    const w = await worker(queue, model, toolkit);
+    const reply = remote(queue, 't').reply('go');
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        void (w.activeRuns > 0 && model.requests.length > 0 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const stopped = w.stop();
+    release();
+    await stopped;
+    expect(textOf(await reply)).toBe('finished');
+  });
+
+  it('fails a call with RemoteRunTimeoutError when no worker serves the queue', async () => {
+    const queue = `q${queueCount++}`;
+    await expect(remote(queue, 't', 500).reply('anyone?')).rejects.toBeInstanceOf(
+      RemoteRunTimeoutError,
+    );
+  });
+
+  it('takes part in pipelines, hubs and as a tool like a local agent', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+
+    answer();
+    const piped = await lastValueFrom(
+      sequentialPipeline(
+        [remote(queue, 'pipe'), new EchoAgent({ name: 'echo', prefix: 'echo: ' })],
+        userMsg('hi'),
+      ),
+    );
+    expect(textOf(piped)).toBe('echo: re: hi');
+
+    const listener = new EchoAgent({ name: 'listener' });
+    answer();
+    await lastValueFrom(
+      msgHub(
+        { participants: [remote(queue, 'hub'), listener] },
+        (hub) => hub.participants[0]?.call(userMsg('to the room')) ?? [],
+      ),
+    );
+    expect(listener.observed.map(textOf)).toEqual(['re: to the room']);
+
+    answer();
+    const parent = new ReActAgent({
+      name: 'parent',
+      sysPrompt: 'Delegate.',
+      model: new ScriptedChatModel([
+        { toolCalls: [{ name: 'assistant', arguments: { request: 'sub-question' } }] },
+        (request) => `parent got: ${String(request.messages.at(-1)?.content)}`,
+      ]),
+      toolkit: new Toolkit([remote(queue, 'tool').asTool()]),
+    });
+    expect(textOf(await parent.reply('go'))).toBe('parent got: re: sub-question');
+  });
+});

@@ -1,0 +1,533 @@
+import { hostname } from 'node:os';
+import {
+  type AgentEvent,
+  type AgentHost,
+  type CallOptions,
+  checkOptions,
+  InvalidArgumentError,
+  type Msg,
+  userMsg,
+} from '@rxagent/core';
+import { ErrorReply } from 'redis';
+import type { Subscription } from 'rxjs';
+import { backoffDelay } from '../connection/backoff.js';
+import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
+import { parseRunRequest, type RunRequest, streamItems } from './runRequest.js';
+import { encodeEvent, type WireControl, wireError } from './wireEvent.js';
+import { WorkerKeys } from './workerKeys.js';
+import { workerScripts } from './workerScripts.js';
+
+/** Options of `new AgentWorker()`. */
+export interface AgentWorkerOptions extends RedisConnectionOptions {
+  /** The request stream this worker serves (the name every `RemoteAgent` of it uses). */
+  readonly queue: string;
+  /**
+   * Runs the calls: one agent per thread. Its session must be shared by every worker of the
+   * queue (a `RedisSession`), since a thread's next call may run on another worker.
+   */
+  readonly host: AgentHost;
+  /** Calls this worker runs at once (default 16). */
+  readonly concurrency?: number;
+  /**
+   * How long a run's worker may go silent before another worker claims the run, in ms
+   * (default 30 000). A live worker renews its claim every third of it.
+   */
+  readonly claimAfterMs?: number;
+  /** This worker's consumer name in the group (default: host name, pid and a random suffix). */
+  readonly consumer?: string;
+  /** Events kept per run stream (trimmed beyond, approximately; default 10 000). */
+  readonly maxRunEvents?: number;
+  /** How long a finished run's events stay readable, in seconds (default 3600). */
+  readonly runTtlSeconds?: number;
+}
+
+const OPTION_KEYS = [
+  'url',
+  'client',
+  'commandTimeoutMs',
+  'queue',
+  'host',
+  'concurrency',
+  'claimAfterMs',
+  'consumer',
+  'maxRunEvents',
+  'runTtlSeconds',
+];
+
+/** One run in flight on this worker (waiting for its thread, or running). */
+interface Flight {
+  readonly request: RunRequest;
+  seq: number;
+  /** Whether this worker holds the run's thread. */
+  holding: boolean;
+  /** The run's subscription on the host, once it runs. */
+  running: Subscription | undefined;
+  /** Resolves when the run has ended here (finished, failed or given up). */
+  done: Promise<void>;
+  /** Set when the run must stop here (lease lost, or stop() gave up). */
+  abandoned: boolean;
+}
+
+/**
+ * Serves a queue of agent calls from Redis: reads run requests through the queue stream's
+ * consumer group (XREADGROUP), runs each on `host` (one call per thread at a time across
+ * every worker of the queue, in the order they were submitted), publishes every event of a
+ * run to the run's own stream (each with a strictly increasing `seq`), and acknowledges the
+ * request together with the run's last event. A run whose worker went silent for
+ * `claimAfterMs` is claimed by another worker (XAUTOCLAIM) and run there; `stop()` takes no
+ * new runs and resolves once the running ones finished.
+ *
+ * @example
+ * ```ts
+ * const host = new AgentHost({ create: () => new ReActAgent({ name: 'assistant', sysPrompt, model }), session: new RedisSession({ url }) });
+ * const worker = new AgentWorker({ url, queue: 'agents', host });
+ * await worker.start();
+ * process.on('SIGTERM', () => void worker.stop());
+ * ```
+ */
+export class AgentWorker {
+  /** This worker's consumer name in the queue's group. */
+  readonly consumer: string;
+  readonly #keys: WorkerKeys;
+  readonly #host: AgentHost;
+  readonly #redis: RedisConnection;
+  readonly #concurrency: number;
+  readonly #claimAfterMs: number;
+  readonly #maxRunEvents: number;
+  readonly #runTtlSeconds: number;
+  readonly #flights = new Map<string, Flight>();
+  /** The last position this worker finished per thread: its cached agent is current then. */
+  readonly #lastPosition = new Map<string, number>();
+  #reader: RedisConnection | undefined;
+  #subscriber: RedisConnection | undefined;
+  #renewTimer: NodeJS.Timeout | undefined;
+  #claimTimer: NodeJS.Timeout | undefined;
+  #loop: Promise<void> | undefined;
+  #stopping = false;
+  #wakeSlot: (() => void) | undefined;
+
+  constructor(options: AgentWorkerOptions) {
+    checkOptions(options, OPTION_KEYS, 'AgentWorker');
+    if (typeof options?.queue !== 'string' || options.queue === '') {
+      throw new InvalidArgumentError('AgentWorker: options.queue must be a non-empty string.');
+    }
+    if (options.host === undefined || typeof options.host.stream !== 'function') {
+      throw new InvalidArgumentError('AgentWorker: options.host must be an AgentHost.');
+    }
+    this.#concurrency = positive('concurrency', options.concurrency ?? 16);
+    this.#claimAfterMs = positive('claimAfterMs', options.claimAfterMs ?? 30_000);
+    this.#maxRunEvents = positive('maxRunEvents', options.maxRunEvents ?? 10_000);
+    this.#runTtlSeconds = positive('runTtlSeconds', options.runTtlSeconds ?? 3_600);
+    this.#keys = new WorkerKeys(options.queue);
+    this.#host = options.host;
+    this.consumer =
+      options.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.#redis = new RedisConnection(options, 'AgentWorker');
+  }
+
+  /** Runs in flight on this worker now (waiting for their thread or running). */
+  get activeRuns(): number {
+    return this.#flights.size;
+  }
+
+  /**
+   * Joins the queue's consumer group (creating the stream and group when missing) and starts
+   * reading, claiming and renewing. Rejects with `StoreUnavailableError` when Redis cannot be
+   * reached; calling it twice is an error.
+   */
+  async start(): Promise<void> {
+    if (this.#loop !== undefined)
+      throw new InvalidArgumentError('AgentWorker.start(): already started.');
+    await this.#createGroup();
+    for (const script of Object.values(workerScripts)) await script.load(this.#redis);
+    this.#subscriber = this.#redis.duplicate('AgentWorker (interrupts)');
+    const client = await this.#subscriber.ready('subscribing to interrupts');
+    await client.subscribe(this.#keys.interrupts, (message) => this.#onInterrupt(message));
+    this.#reader = this.#redis.duplicate('AgentWorker (reader)');
+    const beat = Math.max(10, Math.floor(this.#claimAfterMs / 3));
+    this.#renewTimer = setInterval(() => void this.#renewAll(), beat);
+    this.#claimTimer = setInterval(
+      () => void this.#claim(),
+      Math.max(10, Math.floor(this.#claimAfterMs / 2)),
+    );
+    this.#loop = this.#readLoop();
+  }
+
+  /**
+   * Takes no new runs, lets the running ones finish, then closes this worker's connections.
+   * Idempotent; resolves once every run it held has ended.
+   */
+  async stop(): Promise<void> {
+    if (this.#stopping) return this.#loop?.then(() => undefined);
+    this.#stopping = true;
+    this.#wakeSlot?.();
+    for (const flight of this.#flights.values()) {
+      if (!flight.holding) flight.abandoned = true;
+    }
+    clearInterval(this.#claimTimer);
+    await this.#reader?.destroy();
+    await this.#loop?.catch(() => {});
+    await Promise.all([...this.#flights.values()].map((flight) => flight.done));
+    clearInterval(this.#renewTimer);
+    await this.#subscriber?.close();
+    await this.#redis.close();
+  }
+
+  /** Creates the queue's stream and consumer group, unless they exist. */
+  async #createGroup(): Promise<void> {
+    try {
+      await this.#redis.command(
+        ['XGROUP', 'CREATE', this.#keys.queue, WorkerKeys.GROUP, '0', 'MKSTREAM'],
+        'creating the consumer group',
+      );
+    } catch (error) {
+      if (!(error instanceof ErrorReply && error.message.startsWith('BUSYGROUP'))) throw error;
+    }
+  }
+
+  async #readLoop(): Promise<void> {
+    let attempt = 0;
+    while (!this.#stopping) {
+      const free = this.#concurrency - this.#flights.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.#wakeSlot = resolve));
+        continue;
+      }
+      try {
+        const reply = await this.#reader?.command<unknown>(
+          [
+            'XREADGROUP',
+            'GROUP',
+            WorkerKeys.GROUP,
+            this.consumer,
+            'COUNT',
+            String(free),
+            'BLOCK',
+            '1000',
+            'STREAMS',
+            this.#keys.queue,
+            '>',
+          ],
+          'reading run requests',
+          1_000,
+        );
+        attempt = 0;
+        for (const item of streamItems(reply)) this.#take(item.id, item.fields, false);
+      } catch (error) {
+        if (this.#stopping) return;
+        // A Redis restarted without its data lost the group: make it again.
+        if (error instanceof ErrorReply && error.message.startsWith('NOGROUP')) {
+          await this.#createGroup().catch(() => {});
+        }
+        await delay(backoffDelay(attempt++));
+      }
+    }
+  }
+
+  /** Claims runs whose worker went silent for `claimAfterMs`. */
+  async #claim(): Promise<void> {
+    const free = this.#concurrency - this.#flights.size;
+    if (this.#stopping || free <= 0) return;
+    try {
+      const reply = await this.#redis.command<unknown[]>(
+        [
+          'XAUTOCLAIM',
+          this.#keys.queue,
+          WorkerKeys.GROUP,
+          this.consumer,
+          String(this.#claimAfterMs),
+          '0-0',
+          'COUNT',
+          String(free),
+        ],
+        'claiming silent runs',
+      );
+      for (const item of streamItems(reply?.[1])) this.#take(item.id, item.fields, true);
+    } catch {
+      // Redis is down: the next tick tries again.
+    }
+  }
+
+  /** Starts handling one request entry (a malformed one is acknowledged and dropped). */
+  #take(id: string, fields: Record<string, string>, claimed: boolean): void {
+    if (this.#flights.has(id)) return;
+    if (this.#stopping) {
+      void this.#handOver(id, fields);
+      return;
+    }
+    let request: RunRequest;
+    try {
+      request = parseRunRequest(id, fields);
+    } catch {
+      void this.#drop(id);
+      return;
+    }
+    const flight: Flight = {
+      request,
+      seq: 0,
+      holding: false,
+      running: undefined,
+      done: Promise.resolve(),
+      abandoned: false,
+    };
+    this.#flights.set(id, flight);
+    flight.done = this.#handle(flight, claimed)
+      .catch(() => {})
+      .finally(() => {
+        this.#flights.delete(id);
+        this.#wakeSlot?.();
+        this.#wakeSlot = undefined;
+      });
+  }
+
+  async #handle(flight: Flight, claimed: boolean): Promise<void> {
+    const { request } = flight;
+    const acquired = await this.#acquire(flight);
+    if (acquired === 'finished') {
+      await this.#drop(request.entryId);
+      return;
+    }
+    if (acquired === 'abandoned') {
+      if (this.#stopping) await this.#handOver(request.entryId, request.fields);
+      return;
+    }
+    flight.holding = true;
+    flight.seq = claimed ? await this.#nextSeq(request.runId) : 0;
+    if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
+      await this.#host.evict(request.threadId).catch(() => {});
+    }
+    const last =
+      request.kind === 'observe' ? await this.#observe(request) : await this.#call(flight);
+    if (last === undefined || flight.abandoned) return;
+    const finished = await workerScripts.finish.run<number>(
+      this.#redis,
+      [
+        this.#keys.threadDone(request.threadId),
+        this.#keys.threadLock(request.threadId),
+        this.#keys.threadRun(request.threadId),
+        this.#keys.queue,
+        this.#keys.run(request.runId),
+      ],
+      [
+        this.consumer,
+        String(request.position),
+        WorkerKeys.GROUP,
+        request.entryId,
+        String(flight.seq++),
+        encodeEvent(last),
+        String(this.#maxRunEvents),
+        String(this.#runTtlSeconds),
+      ],
+      'finishing a run',
+    );
+    if (finished === 1) this.#lastPosition.set(request.threadId, request.position);
+  }
+
+  /** Waits until the request's thread is free for its position. */
+  async #acquire(flight: Flight): Promise<'taken' | 'finished' | 'abandoned'> {
+    const { request } = flight;
+    let attempt = 0;
+    for (;;) {
+      if (flight.abandoned) return 'abandoned';
+      try {
+        const taken = await workerScripts.acquire.run<number>(
+          this.#redis,
+          [
+            this.#keys.threadDone(request.threadId),
+            this.#keys.threadLock(request.threadId),
+            this.#keys.threadRun(request.threadId),
+          ],
+          [String(request.position), this.consumer, String(this.#claimAfterMs), request.runId],
+          'taking a thread',
+        );
+        if (taken === 1) return 'taken';
+        if (taken === -1) return 'finished';
+        attempt = Math.min(attempt + 1, 4);
+      } catch {
+        attempt++;
+      }
+      await delay(Math.min(200, 5 * 2 ** attempt));
+    }
+  }
+
+  /** Runs a call on the host, publishing its events; resolves with its last event. */
+  #call(flight: Flight): Promise<AgentEvent | WireControl | undefined> {
+    const { request } = flight;
+    return new Promise((resolve) => {
+      let reply: AgentEvent | undefined;
+      const options: CallOptions =
+        typeof request.options['maxIters'] === 'number'
+          ? { maxIters: request.options['maxIters'] }
+          : {};
+      const publish = (event: AgentEvent): void => {
+        if (flight.abandoned) return;
+        void this.#append(flight, event);
+      };
+      flight.running = this.#host.stream(request.threadId, request.input, options).subscribe({
+        next: (event) => {
+          if (event.type === 'reply') reply = event;
+          else publish(event);
+        },
+        error: (error: unknown) => resolve({ type: 'failed', error: wireError(error) }),
+        complete: () => resolve(reply),
+      });
+      if (flight.abandoned) flight.running.unsubscribe();
+      void this.#checkInterrupt(request);
+    });
+  }
+
+  /** Adds a request's messages to its thread's conversation. */
+  async #observe(request: RunRequest): Promise<WireControl> {
+    try {
+      await this.#host.steer(request.threadId, request.input);
+      return { type: 'observed' };
+    } catch (error) {
+      return { type: 'failed', error: wireError(error) };
+    }
+  }
+
+  /** Appends one event to the run's stream, fenced by this worker's hold on the thread. */
+  async #append(flight: Flight, event: AgentEvent | WireControl): Promise<void> {
+    const { request } = flight;
+    try {
+      const appended = await workerScripts.append.run<number>(
+        this.#redis,
+        [this.#keys.run(request.runId), this.#keys.threadLock(request.threadId)],
+        [this.consumer, String(flight.seq++), encodeEvent(event), String(this.#maxRunEvents), '0'],
+        'publishing a run event',
+      );
+      if (appended === 0) this.#abandon(flight);
+    } catch {
+      // Redis is down: the event is lost for followers; the run's reply still goes with its finish.
+    }
+  }
+
+  /** The seq after the last event of a run's stream (a claimed run goes on from there). */
+  async #nextSeq(runId: string): Promise<number> {
+    const reply = await this.#redis.command<unknown>(
+      ['XREVRANGE', this.#keys.run(runId), '+', '-', 'COUNT', '1'],
+      'reading a run stream',
+    );
+    const last = streamItems(reply)[0];
+    const seq = Number(last?.fields['seq']);
+    return Number.isInteger(seq) ? seq + 1 : 0;
+  }
+
+  /** Renews every held thread and keeps every in-flight request from looking silent, all at once. */
+  async #renewAll(): Promise<void> {
+    await Promise.all([...this.#flights.values()].map((flight) => this.#renew(flight)));
+  }
+
+  async #renew(flight: Flight): Promise<void> {
+    const { request } = flight;
+    try {
+      await this.#redis.command(
+        [
+          'XCLAIM',
+          this.#keys.queue,
+          WorkerKeys.GROUP,
+          this.consumer,
+          '0',
+          request.entryId,
+          'JUSTID',
+        ],
+        'renewing a run',
+      );
+      if (!flight.holding) return;
+      const renewed = await workerScripts.renew.run<number>(
+        this.#redis,
+        [this.#keys.threadLock(request.threadId), this.#keys.threadRun(request.threadId)],
+        [this.consumer, String(this.#claimAfterMs)],
+        'renewing a thread',
+      );
+      if (renewed === 0) this.#abandon(flight);
+      else void this.#append(flight, { type: 'heartbeat' });
+    } catch {
+      // Redis is down: try again on the next beat.
+    }
+  }
+
+  /** Gives up a run another worker took over: stops it here and publishes nothing more. */
+  #abandon(flight: Flight): void {
+    flight.abandoned = true;
+    flight.running?.unsubscribe();
+  }
+
+  /** An interrupt announced on the queue's channel: `{ runId, message? }`. */
+  #onInterrupt(text: string): void {
+    let notice: { runId?: unknown; message?: Msg };
+    try {
+      notice = JSON.parse(text) as { runId?: unknown; message?: Msg };
+    } catch {
+      return;
+    }
+    for (const flight of this.#flights.values()) {
+      if (flight.request.runId !== notice.runId) continue;
+      this.#host.interrupt(flight.request.threadId, interruptMessage(notice.message));
+    }
+  }
+
+  /** Applies an interrupt asked for before the run started here. */
+  async #checkInterrupt(request: RunRequest): Promise<void> {
+    try {
+      const text = await this.#redis.command<string | null>(
+        ['GET', this.#keys.interrupt(request.runId)],
+        'reading an interrupt',
+      );
+      if (text === null) return;
+      const notice = JSON.parse(text) as { message?: Msg };
+      this.#host.interrupt(request.threadId, interruptMessage(notice.message));
+    } catch {
+      // No interrupt could be read: the run goes on.
+    }
+  }
+
+  /** Gives a request this worker will not run back to the queue, for another worker. */
+  async #handOver(id: string, fields: Record<string, string>): Promise<void> {
+    try {
+      await workerScripts.handOver.run(
+        this.#redis,
+        [this.#keys.queue],
+        [WorkerKeys.GROUP, id, ...Object.entries(fields).flat()],
+        'handing a request over',
+      );
+    } catch {
+      // It stays pending and another worker claims it after claimAfterMs.
+    }
+  }
+
+  /** Acknowledges and deletes an entry that needs no run (malformed, or already finished). */
+  async #drop(id: string): Promise<void> {
+    try {
+      await this.#redis.command(
+        ['XACK', this.#keys.queue, WorkerKeys.GROUP, id],
+        'acknowledging a request',
+      );
+      await this.#redis.command(['XDEL', this.#keys.queue, id], 'deleting a request');
+    } catch {
+      // It stays pending and is claimed (and dropped) again later.
+    }
+  }
+}
+
+/** A Msg given with an interrupt, when it is one. */
+function interruptMessage(message: unknown): Msg | undefined {
+  if (typeof message === 'string') return userMsg(message);
+  if (typeof message === 'object' && message !== null && Array.isArray((message as Msg).content)) {
+    return message as Msg;
+  }
+  return undefined;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError(
+      `AgentWorker: options.${name} must be a positive integer (got ${String(value)}).`,
+    );
+  }
+  return value;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -21,7 +21,8 @@ export type AgentErrorCode =
   | 'MCP_FAILED'
   | 'SESSION_CONFLICT'
   | 'STORE_UNAVAILABLE'
-  | 'HANDOFF_FAILED';
+  | 'HANDOFF_FAILED'
+  | 'A2A_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {

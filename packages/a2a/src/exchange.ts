@@ -71,7 +71,8 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
         const added = turn.apply(response);
         sendCancel();
         if (added !== '' && context.listens('reasoningChunk')) await emitChunk(added);
-        if (turn.ended) break;
+        // A follow-up's first task snapshot still shows the state it is leaving.
+        if (turn.ended && response.payload?.$case !== 'task') break;
       }
     };
     run().then(

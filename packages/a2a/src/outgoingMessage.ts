@@ -35,11 +35,14 @@ export function outgoingMessage(
       'A2AAgent: toolDecisions(...) was given, but no remote task waits for approval.',
     );
   const lines: string[] = [];
+  // In a hub an input Msg may have been observed too (its broadcast): send it once.
+  const heard = new Set(observed.map((msg) => msg.id));
   for (const msg of observed) {
     const text = textOf(msg);
     if (text !== '') lines.push(`${msg.name}: ${text}`);
   }
   for (const msg of msgs) {
+    if (heard.has(msg.id)) continue;
     const text = textOf(msg);
     if (text !== '') lines.push(observed.length > 0 ? `${msg.name}: ${text}` : text);
   }

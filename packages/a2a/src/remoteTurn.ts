@@ -28,7 +28,10 @@ export class RemoteTurn {
   #state: TaskState | undefined;
   #statusMessage: Message | undefined;
   #message: Message | undefined;
+  /** Artifacts updated in this exchange. */
   readonly #artifacts = new Map<string, string>();
+  /** The last artifact of the last task snapshot (a plain send's result). */
+  #snapshotText = '';
 
   /** Whether the task reached a final (or interrupted) state, or the agent answered with a message. */
   get ended(): boolean {
@@ -63,10 +66,10 @@ export class RemoteTurn {
   applyTask(task: Task): string {
     this.taskId ??= task.id;
     this.#status(task.status?.state, task.status?.message);
-    let added = '';
-    for (const artifact of task.artifacts)
-      added += this.#artifact(artifact.artifactId, textOfParts(artifact.parts), false);
-    return added;
+    // A task holds the artifacts of all its turns: this turn's answer is its last one.
+    const last = task.artifacts.at(-1);
+    this.#snapshotText = last === undefined ? '' : textOfParts(last.parts);
+    return '';
   }
 
   /** How the exchange ended, as seen so far (a stream that just stopped counts as failed). */
@@ -110,6 +113,7 @@ export class RemoteTurn {
   }
 
   #text(): string {
+    if (this.#artifacts.size === 0) return this.#snapshotText;
     return [...this.#artifacts.values()].join('\n');
   }
 

@@ -58,7 +58,7 @@ export class A2AAgent extends AgentBase {
   constructor(options: A2AAgentOptions) {
     super({ ...options, name: options?.name ?? 'a2a' });
     if (typeof options.url !== 'string' || options.url === '')
-      throw new InvalidArgumentError('A2AAgent: options.url must be the remote agent\'s base URL.');
+      throw new InvalidArgumentError("A2AAgent: options.url must be the remote agent's base URL.");
     this.url = options.url;
     this.contextId = options.contextId ?? newId();
     this.#cancelTimeoutMs = options.cancelTimeoutMs ?? 5000;
@@ -124,7 +124,9 @@ export class A2AAgent extends AgentBase {
       if (typeof taskId === 'string' && taskId !== '')
         this.#waitingTask = {
           id: taskId,
-          callIds: Array.isArray(ids) ? ids.map((call) => String((call as { id?: unknown }).id)) : [],
+          callIds: Array.isArray(ids)
+            ? ids.map((call) => String((call as { id?: unknown }).id))
+            : [],
         };
     }
     return reply;

@@ -8,12 +8,11 @@ import {
   UnauthenticatedUser,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { checkOptions } from '@rxagent/core';
-import { AGENT_CARD_PATH, type A2ACard, servedCard } from './a2aCard.js';
-import { type AgentSource, agentThreads } from './agentThreads.js';
-import { rpcError, sendJson, sendRpcResult } from './sendRpcResult.js';
+import { type AgentSource, agentThreads, checkOptions } from '@rxagent/core';
+import { type A2ACard, AGENT_CARD_PATH, servedCard } from './a2aCard.js';
 import { BodyTooLarge, readBody } from './readBody.js';
 import { RxAgentExecutor } from './rxAgentExecutor.js';
+import { rpcError, sendJson, sendRpcResult } from './sendRpcResult.js';
 
 /** Options of `a2aHandler`. */
 export interface A2AHandlerOptions {
@@ -71,7 +70,9 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
 export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2ARequestListener {
   checkOptions(options, OPTION_KEYS, 'a2aHandler');
   if (typeof options?.card?.name !== 'string')
-    throw new TypeError('a2aHandler: options.card must be an agent card with at least a name and a description.');
+    throw new TypeError(
+      'a2aHandler: options.card must be an agent card with at least a name and a description.',
+    );
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const threads = agentThreads(source, options.maxContexts ?? 1000, 'a2aHandler');
   const executor = new RxAgentExecutor(threads, options.interruptGraceMs ?? 10_000);
@@ -89,17 +90,23 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
       sendJson(res, 405, { error: `POST a JSON-RPC request, or GET ${AGENT_CARD_PATH}.` });
       return;
     }
-    void handlePost(req, res, maxBodyBytes, async (body) => {
-      const requestedVersion = header(req, A2A_VERSION_HEADER);
-      const context = defaultServerCallContextBuilder({
-        extensions: [],
-        user: new UnauthenticatedUser(),
-        headers: req.headers,
-        ...(requestedVersion !== undefined && { requestedVersion }),
-      });
-      validateVersion(context.requestedVersion, served.card, 'JSONRPC');
-      return rpc.handle(body, context);
-    }, executor).catch(() => res.destroy());
+    void handlePost(
+      req,
+      res,
+      maxBodyBytes,
+      async (body) => {
+        const requestedVersion = header(req, A2A_VERSION_HEADER);
+        const context = defaultServerCallContextBuilder({
+          extensions: [],
+          user: new UnauthenticatedUser(),
+          headers: req.headers,
+          ...(requestedVersion !== undefined && { requestedVersion }),
+        });
+        validateVersion(context.requestedVersion, served.card, 'JSONRPC');
+        return rpc.handle(body, context);
+      },
+      executor,
+    ).catch(() => res.destroy());
   };
 }
 
@@ -113,14 +120,22 @@ async function handlePost(
   const text = await readBody(req, maxBodyBytes);
   if (text instanceof BodyTooLarge) {
     res.setHeader('connection', 'close');
-    sendJson(res, 413, rpcError(null, -32600, `Request body is larger than ${text.maxBytes} bytes.`));
+    sendJson(
+      res,
+      413,
+      rpcError(null, -32600, `Request body is larger than ${text.maxBytes} bytes.`),
+    );
     return;
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    sendJson(res, 200, rpcError(null, -32700, `Request body is not valid JSON: ${messageOf(error)}`));
+    sendJson(
+      res,
+      200,
+      rpcError(null, -32700, `Request body is not valid JSON: ${messageOf(error)}`),
+    );
     return;
   }
   const invalid = invalidRequest(body);
@@ -135,7 +150,11 @@ async function handlePost(
   try {
     result = await run(request);
   } catch (error) {
-    sendJson(res, 200, rpcError(id, JsonRpcTransportHandler.mapToJSONRPCError(error).code, messageOf(error)));
+    sendJson(
+      res,
+      200,
+      rpcError(id, JsonRpcTransportHandler.mapToJSONRPCError(error).code, messageOf(error)),
+    );
     return;
   }
   await sendRpcResult(res, id, result, executor);
@@ -143,10 +162,13 @@ async function handlePost(
 
 /** Why `body` is not a JSON-RPC 2.0 request, or `undefined` when it is one. */
 function invalidRequest(body: unknown): string | undefined {
-  if (!isRecord(body)) return 'The body must be one JSON-RPC 2.0 request object (batches are not supported).';
+  if (!isRecord(body))
+    return 'The body must be one JSON-RPC 2.0 request object (batches are not supported).';
   if (body['jsonrpc'] !== '2.0') return 'The request must have "jsonrpc": "2.0".';
-  if (typeof body['method'] !== 'string' || body['method'] === '') return 'The request must name its "method" as a string.';
-  if ('id' in body && !isId(body['id'])) return 'The request "id" must be a string, an integer or null.';
+  if (typeof body['method'] !== 'string' || body['method'] === '')
+    return 'The request must name its "method" as a string.';
+  if ('id' in body && !isId(body['id']))
+    return 'The request "id" must be a string, an integer or null.';
   return undefined;
 }
 

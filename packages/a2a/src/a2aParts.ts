@@ -3,7 +3,12 @@ import { isJsonObject, type JsonObject, type Msg, newId, type ToolUseBlock } fro
 
 /** A text part. */
 export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
+  return {
+    content: { $case: 'text', value: text },
+    mediaType: 'text/plain',
+    filename: '',
+    metadata: undefined,
+  };
 }
 
 /** A structured data part (JSON). */
@@ -45,7 +50,8 @@ export function textOfParts(parts: readonly Part[] | undefined): string {
 export function dataOfParts(parts: readonly Part[] | undefined): JsonObject[] {
   const data: JsonObject[] = [];
   for (const part of parts ?? [])
-    if (part.content?.$case === 'data' && isJsonObject(part.content.value)) data.push(part.content.value);
+    if (part.content?.$case === 'data' && isJsonObject(part.content.value))
+      data.push(part.content.value);
   return data;
 }
 

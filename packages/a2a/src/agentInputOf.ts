@@ -1,5 +1,11 @@
 import type { Message } from '@a2a-js/sdk';
-import { InvalidArgumentError, type Msg, type ToolDecisions, toolDecisions, userMsg } from '@rxagent/core';
+import {
+  InvalidArgumentError,
+  type Msg,
+  type ToolDecisions,
+  toolDecisions,
+  userMsg,
+} from '@rxagent/core';
 import { dataOfParts, isDecisionsData, textOfParts } from './a2aParts.js';
 
 /**
@@ -13,7 +19,10 @@ export function agentInputOf(message: Message): Msg {
   const decisions = dataOfParts(message.parts).find(isDecisionsData);
   if (decisions !== undefined) {
     const { approve, deny } = decisions;
-    if (approve !== undefined && !(Array.isArray(approve) && approve.every((id) => typeof id === 'string')))
+    if (
+      approve !== undefined &&
+      !(Array.isArray(approve) && approve.every((id) => typeof id === 'string'))
+    )
       throw new InvalidArgumentError(
         'The decisions data part has an "approve" that is not an array of tool call ids.',
       );

@@ -66,8 +66,15 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
       });
     };
     const run = async (): Promise<void> => {
-      const request = { tenant: '', message: setup.message, configuration: undefined, metadata: undefined };
-      for await (const response of client.sendMessageStream(request, { signal: controller.signal })) {
+      const request = {
+        tenant: '',
+        message: setup.message,
+        configuration: undefined,
+        metadata: undefined,
+      };
+      for await (const response of client.sendMessageStream(request, {
+        signal: controller.signal,
+      })) {
         const added = turn.apply(response);
         sendCancel();
         if (added !== '' && context.listens('reasoningChunk')) await emitChunk(added);
@@ -81,7 +88,8 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
         subscriber.complete();
       },
       (error: unknown) => {
-        if (context.signal.aborted) subscriber.error(new InterruptedError(setup.agentName, { cause: error }));
+        if (context.signal.aborted)
+          subscriber.error(new InterruptedError(setup.agentName, { cause: error }));
         else
           subscriber.error(
             new A2AError(

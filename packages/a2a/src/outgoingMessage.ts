@@ -1,5 +1,11 @@
 import type { Message } from '@a2a-js/sdk';
-import { InvalidArgumentError, isJsonObject, type Msg, readToolDecisions, textOf } from '@rxagent/core';
+import {
+  InvalidArgumentError,
+  isJsonObject,
+  type Msg,
+  readToolDecisions,
+  textOf,
+} from '@rxagent/core';
 import { a2aMessage, dataPart, textPart } from './a2aParts.js';
 
 /** A remote task stopped for approval: its id and the ids of its pending calls. */

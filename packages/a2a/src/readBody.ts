@@ -10,7 +10,10 @@ export class BodyTooLarge {
  * soon as it grows past that (the rest is not read), and rejects only when the request
  * stream itself fails (the client went away).
  */
-export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | BodyTooLarge> {
+export async function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<string | BodyTooLarge> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return new BodyTooLarge(maxBytes);
   const chunks: Buffer[] = [];

@@ -35,7 +35,9 @@ export class RemoteTurn {
 
   /** Whether the task reached a final (or interrupted) state, or the agent answered with a message. */
   get ended(): boolean {
-    return this.#message !== undefined || (this.#state !== undefined && FINAL_STATES.has(this.#state));
+    return (
+      this.#message !== undefined || (this.#state !== undefined && FINAL_STATES.has(this.#state))
+    );
   }
 
   /** Records `response`; returns the new text it carries (`''` when none). */
@@ -55,7 +57,11 @@ export class RemoteTurn {
         this.taskId ??= payload.value.taskId;
         const artifact = payload.value.artifact;
         if (artifact === undefined) return '';
-        return this.#artifact(artifact.artifactId, textOfParts(artifact.parts), payload.value.append);
+        return this.#artifact(
+          artifact.artifactId,
+          textOfParts(artifact.parts),
+          payload.value.append,
+        );
       }
       default:
         return '';
@@ -75,11 +81,17 @@ export class RemoteTurn {
   /** How the exchange ended, as seen so far (a stream that just stopped counts as failed). */
   end(agentName: string): TurnEnd {
     if (this.#message !== undefined)
-      return { kind: 'reply', msg: assistantMsg(textOfParts(this.#message.parts), { name: agentName }) };
+      return {
+        kind: 'reply',
+        msg: assistantMsg(textOfParts(this.#message.parts), { name: agentName }),
+      };
     const statusText = textOfParts(this.#statusMessage?.parts);
     switch (this.#state) {
       case TaskState.TASK_STATE_COMPLETED:
-        return { kind: 'reply', msg: assistantMsg(this.#text() || statusText, { name: agentName }) };
+        return {
+          kind: 'reply',
+          msg: assistantMsg(this.#text() || statusText, { name: agentName }),
+        };
       case TaskState.TASK_STATE_INPUT_REQUIRED:
       case TaskState.TASK_STATE_AUTH_REQUIRED:
         return { kind: 'reply', msg: this.#approvalReply(agentName, statusText) };
@@ -90,7 +102,11 @@ export class RemoteTurn {
       case TaskState.TASK_STATE_FAILED:
         return { kind: 'failed', state: 'failed', text: statusText };
       default:
-        return { kind: 'failed', state: 'unfinished', text: 'the response ended before the task did' };
+        return {
+          kind: 'failed',
+          state: 'unfinished',
+          text: 'the response ended before the task did',
+        };
     }
   }
 

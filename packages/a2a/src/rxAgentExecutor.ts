@@ -5,11 +5,10 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import { type AgentEvent, type Msg, newId, textOf } from '@rxagent/core';
+import { type AgentEvent, type AgentThreads, type Msg, newId, textOf } from '@rxagent/core';
 import type { Subscription } from 'rxjs';
 import { a2aMessage, dataPart, pendingCallsData, textPart } from './a2aParts.js';
 import { agentInputOf } from './agentInputOf.js';
-import type { AgentThreads } from './agentThreads.js';
 
 /** Tasks waiting for input whose context is remembered for a cancel. */
 const MAX_WAITING = 10_000;
@@ -111,7 +110,13 @@ export class RxAgentExecutor implements AgentExecutor {
       // Not running (waiting for input): nothing to stop, the task just ends.
       const contextId = this.#waiting.get(taskId) ?? '';
       this.#waiting.delete(taskId);
-      publishStatus(bus, taskId, contextId, TaskState.TASK_STATE_CANCELED, 'The task was canceled.');
+      publishStatus(
+        bus,
+        taskId,
+        contextId,
+        TaskState.TASK_STATE_CANCELED,
+        'The task was canceled.',
+      );
       return Promise.resolve();
     }
     this.threads.interrupt(run.contextId);
@@ -161,7 +166,12 @@ function publishStatus(
   if (approvalReply !== undefined) parts.push(dataPart(pendingCallsData(approvalReply)));
   const message = parts.length > 0 ? a2aMessage('agent', parts, { contextId, taskId }) : undefined;
   bus.publish(
-    A2AEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: undefined }),
+    A2AEvent.statusUpdate({
+      taskId,
+      contextId,
+      status: { state, message, timestamp: now() },
+      metadata: undefined,
+    }),
   );
 }
 

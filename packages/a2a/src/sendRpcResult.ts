@@ -67,7 +67,10 @@ export async function sendRpcResult(
       res.write(`data: ${JSON.stringify(step.value)}\n\n`);
     }
   } catch (error) {
-    if (!done) res.write(`event: error\ndata: ${JSON.stringify(rpcError(id, -32603, messageOf(error)))}\n\n`);
+    if (!done)
+      res.write(
+        `event: error\ndata: ${JSON.stringify(rpcError(id, -32603, messageOf(error)))}\n\n`,
+      );
   } finally {
     done = true;
     res.off('close', onClose);
@@ -76,13 +79,18 @@ export async function sendRpcResult(
 }
 
 function isStream(result: RpcResult): result is AsyncGenerator<RpcResponse, void, undefined> {
-  return typeof (result as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    typeof (result as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** The task id a stream response names (`task.id`, `statusUpdate.taskId`, ...). */
 function taskIdOf(response: RpcResponse): string | undefined {
   const result = response.result as Record<string, Record<string, unknown> | undefined> | undefined;
-  const id = result?.['task']?.['id'] ?? result?.['statusUpdate']?.['taskId'] ?? result?.['artifactUpdate']?.['taskId'];
+  const id =
+    result?.['task']?.['id'] ??
+    result?.['statusUpdate']?.['taskId'] ??
+    result?.['artifactUpdate']?.['taskId'];
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 

@@ -6,8 +6,8 @@ import {
   msgHub,
   replyMetadata,
   sequentialPipeline,
-  textOf,
   Toolkit,
+  textOf,
   toolDecisions,
   userMsg,
 } from '@rxagent/core';
@@ -32,7 +32,9 @@ async function sdk() {
 
 /** An rxagent agent served by a2aHandler, one agent per context from `make`. */
 async function served(make: () => AgentBase): Promise<string> {
-  const server = await listen(a2aHandler(() => make(), { card: { name: 'remote', description: 'A remote agent.' } }));
+  const server = await listen(
+    a2aHandler(() => make(), { card: { name: 'remote', description: 'A remote agent.' } }),
+  );
   servers.push(server);
   return server.url;
 }
@@ -74,7 +76,9 @@ describe('A2AAgent against a server built on the @a2a-js/sdk', () => {
     const stop = await agent.reply(userMsg('please approve'));
     expect(replyMetadata(stop)).toMatchObject({
       generateReason: 'approval_required',
-      pendingToolCalls: [{ type: 'tool_use', id: 'call_1', name: 'delete_file', input: { path: 'a.txt' } }],
+      pendingToolCalls: [
+        { type: 'tool_use', id: 'call_1', name: 'delete_file', input: { path: 'a.txt' } },
+      ],
       approvalRequired: ['call_1'],
     });
     expect(textOf(stop)).toBe('May I delete a.txt?');
@@ -114,14 +118,20 @@ describe('A2AAgent in multi-agent code, the same as a local agent', () => {
       name: 'billing',
       description: 'Invoices and refunds.',
       sysPrompt: 'You handle refunds.',
-      model: new ScriptedChatModel([(request) => `Refund started for: ${JSON.stringify(request.messages.at(-1))}`]),
+      model: new ScriptedChatModel([
+        (request) => `Refund started for: ${JSON.stringify(request.messages.at(-1))}`,
+      ]),
     });
 
   it('takes a handoff in handoffPipeline, locally and over A2A alike', async () => {
-    const local = await lastValueFrom(handoffPipeline([triage(billing()), billing()], userMsg('I want a refund')));
+    const local = await lastValueFrom(
+      handoffPipeline([triage(billing()), billing()], userMsg('I want a refund')),
+    );
     const url = await served(billing);
     const remote = new A2AAgent({ url, name: 'billing', description: 'Invoices and refunds.' });
-    const reply = await lastValueFrom(handoffPipeline([triage(remote), remote], userMsg('I want a refund')));
+    const reply = await lastValueFrom(
+      handoffPipeline([triage(remote), remote], userMsg('I want a refund')),
+    );
     expect(local.metadata['handoffPath']).toEqual(['triage', 'billing']);
     expect(textOf(local)).toContain('Refund started for');
     expect(reply.metadata['handoffPath']).toEqual(['triage', 'billing']);
@@ -143,7 +153,9 @@ describe('A2AAgent in multi-agent code, the same as a local agent', () => {
     const remote = new A2AAgent({ url: server.url, name: 'remote' });
     const echo = new EchoAgent({ name: 'echo', prefix: 'echo:' });
     await lastValueFrom(
-      msgHub({ participants: [remote, echo] }, () => sequentialPipeline([echo, remote], userMsg('hello'))),
+      msgHub({ participants: [remote, echo] }, () =>
+        sequentialPipeline([echo, remote], userMsg('hello')),
+      ),
     );
     expect(server.executor.received).toEqual(['echo: echo:hello']);
     expect(echo.observed.map(textOf)).toEqual(['heard: echo: echo:hello']);

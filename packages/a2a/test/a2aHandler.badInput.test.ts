@@ -21,7 +21,10 @@ async function post(url: string, body: string, headers: Record<string, string> =
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
     body,
   });
-  return { status: response.status, body: (await response.json()) as { id?: unknown; error?: { code: number; message: string } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { id?: unknown; error?: { code: number; message: string } },
+  };
 }
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>
@@ -48,7 +51,9 @@ describe('a2aHandler answers bad input with the protocol errors', () => {
       id: 3,
       error: { code: -32600, message: /"jsonrpc": "2.0"/ },
     });
-    expect((await post(url, '{"jsonrpc":"2.0","id":{},"method":"GetTask"}')).body.error?.code).toBe(-32600);
+    expect((await post(url, '{"jsonrpc":"2.0","id":{},"method":"GetTask"}')).body.error?.code).toBe(
+      -32600,
+    );
   });
 
   it('-32601 for an unknown method and -32001 for an unknown task', async () => {
@@ -58,7 +63,9 @@ describe('a2aHandler answers bad input with the protocol errors', () => {
       id: 'x',
       error: { code: -32001 },
     });
-    expect((await post(url, rpc('CancelTask', { id: 'no-such-task' }))).body.error?.code).toBe(-32001);
+    expect((await post(url, rpc('CancelTask', { id: 'no-such-task' }))).body.error?.code).toBe(
+      -32001,
+    );
   });
 
   it('-32009 for a request without the 1.0 A2A-Version header (a 0.3 client)', async () => {
@@ -79,7 +86,9 @@ describe('a2aHandler answers bad input with the protocol errors', () => {
     expect((await fetch(url, { method: 'PUT' })).status).toBe(405);
     const sent = await post(
       url,
-      rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { x: 1 } }] } }),
+      rpc('SendMessage', {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { x: 1 } }] },
+      }),
     );
     expect(sent.body).toMatchObject({
       result: { task: { status: { state: 'TASK_STATE_FAILED' } } },
@@ -91,7 +100,8 @@ describe('a2aHandler answers bad input with the protocol errors', () => {
     server = await listen(a2aHandler(agent, { card }));
     const interrupted = new Promise<unknown>((resolve) =>
       agent.addHook({
-        onEvent: (event) => void (event.type === 'postCall' && resolve(event.reply.metadata['generateReason'])),
+        onEvent: (event) =>
+          void (event.type === 'postCall' && resolve(event.reply.metadata['generateReason'])),
       }),
     );
     const body = rpc('SendStreamingMessage', {
@@ -117,25 +127,37 @@ describe('a2aHandler answers bad input with the protocol errors', () => {
     expect(agent.isRunning).toBe(false);
     const next = await post(
       server.url,
-      rpc('SendMessage', { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'again' }] } }),
+      rpc('SendMessage', {
+        message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'again' }] },
+      }),
     );
-    expect(next.body).toMatchObject({ result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } } });
+    expect(next.body).toMatchObject({
+      result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+    });
   });
 });
 
 describe('a2aHandler in its own process', () => {
-  it('survives the worst input: garbage, huge, deep, cut-off and abandoned requests', { timeout: 60_000 }, async () => {
+  it('survives the worst input: garbage, huge, deep, cut-off and abandoned requests', {
+    timeout: 60_000,
+  }, async () => {
     const fixture = fileURLToPath(new URL('./fixtures/a2aServer.ts', import.meta.url));
     const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@rxagent/source', fixture], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@rxagent/source', fixture],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (data: Buffer) => {
       stderr += data.toString();
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).on('line', (line) => {
@@ -151,12 +173,22 @@ describe('a2aHandler in its own process', () => {
         post(url, rpc('SendMessage', { message: 'not a message' })),
         post(url, rpc('SendStreamingMessage', { message: { parts: 7 } })),
         post(url, rpc('GetTask', { id: { $gt: '' } })),
-        post(url, JSON.stringify({ jsonrpc: '2.0', method: 'SendMessage', params: { message: { parts: [{ text: 'hi' }] } } })),
+        post(
+          url,
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'SendMessage',
+            params: { message: { parts: [{ text: 'hi' }] } },
+          }),
+        ),
       ];
       // A body cut off mid-way, and a stream abandoned mid-answer.
       hits.push(
         new Promise<void>((resolve) => {
-          const req = httpRequest(url, { method: 'POST', headers: { 'content-length': '5000', 'a2a-version': '1.0' } });
+          const req = httpRequest(url, {
+            method: 'POST',
+            headers: { 'content-length': '5000', 'a2a-version': '1.0' },
+          });
           req.on('error', () => resolve());
           req.write('{"jsonrpc":"2.0","id":1,');
           setImmediate(() => {
@@ -165,12 +197,24 @@ describe('a2aHandler in its own process', () => {
           });
         }),
         new Promise<void>((resolve) => {
-          const req = httpRequest(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-          }, (res) => res.once('data', () => { req.destroy(); resolve(); }));
+          const req = httpRequest(
+            url,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+            },
+            (res) =>
+              res.once('data', () => {
+                req.destroy();
+                resolve();
+              }),
+          );
           req.on('error', () => resolve());
-          req.end(rpc('SendStreamingMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'go' }] } }));
+          req.end(
+            rpc('SendStreamingMessage', {
+              message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'go' }] },
+            }),
+          );
         }),
       );
       await Promise.all(hits);

@@ -3,7 +3,15 @@ import { a2aHandler } from '@rxagent/a2a';
 import type { AgentBase } from '@rxagent/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { opsAgent } from './agents.js';
-import { artifactText, asTask, type Loopback, label, listen, request, sdkClient } from './loopback.js';
+import {
+  artifactText,
+  asTask,
+  type Loopback,
+  label,
+  listen,
+  request,
+  sdkClient,
+} from './loopback.js';
 
 let server: Loopback | undefined;
 afterEach(async () => {
@@ -24,7 +32,11 @@ describe('a2aHandler, called by the @a2a-js/sdk client', () => {
     const client = await sdkClient(url);
     const served = await client.getAgentCard();
     expect(served).toMatchObject({ name: 'ops', capabilities: { streaming: true } });
-    expect(served.supportedInterfaces[0]).toMatchObject({ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+    expect(served.supportedInterfaces[0]).toMatchObject({
+      url,
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '1.0',
+    });
     const task = asTask(await client.sendMessage(request('Check the files', { contextId: 'c1' })));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.contextId).toBe('c1');
@@ -38,7 +50,8 @@ describe('a2aHandler, called by the @a2a-js/sdk client', () => {
     const url = await serve(opsAgent(['one two three']));
     const client = await sdkClient(url);
     const labels: string[] = [];
-    for await (const response of client.sendMessageStream(request('Count'))) labels.push(label(response));
+    for await (const response of client.sendMessageStream(request('Count')))
+      labels.push(label(response));
     expect(labels).toEqual([
       'task',
       `status:${TaskState.TASK_STATE_WORKING}`,
@@ -62,7 +75,8 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     for await (const response of stream) {
       labels.push(label(response));
       if (labels.length === 2) {
-        const taskId = response.payload?.$case === 'statusUpdate' ? response.payload.value.taskId : '';
+        const taskId =
+          response.payload?.$case === 'statusUpdate' ? response.payload.value.taskId : '';
         const started = performance.now();
         const canceled = await client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
         elapsed = performance.now() - started;
@@ -94,7 +108,9 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     });
     expect(agent.deleted).toEqual([]);
     const resumed = asTask(
-      await client.sendMessage(request({ approve: ['call_rm'] }, { contextId: 'c-ok', taskId: stopped.id })),
+      await client.sendMessage(
+        request({ approve: ['call_rm'] }, { contextId: 'c-ok', taskId: stopped.id }),
+      ),
     );
     expect(resumed.id).toBe(stopped.id);
     expect(resumed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -112,7 +128,10 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     const stopped = asTask(await client.sendMessage(request('Clean up')));
     const resumed = asTask(
       await client.sendMessage(
-        request({ deny: { call_rm: 'keep the database' } }, { contextId: stopped.contextId, taskId: stopped.id }),
+        request(
+          { deny: { call_rm: 'keep the database' } },
+          { contextId: stopped.contextId, taskId: stopped.id },
+        ),
       ),
     );
     expect(artifactText(resumed)).toContain('[denied] keep the database');
@@ -150,7 +169,9 @@ describe('a2aHandler: cancel, approval, contexts', () => {
         .get(id)
         ?.memory.messages()
         .filter((msg) => msg.role === 'user')
-        .map((msg) => msg.content.map((block) => (block.type === 'text' ? block.text : '')).join(''));
+        .map((msg) =>
+          msg.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+        );
     expect(texts('A')).toEqual(['hello A', 'again A']);
     expect(texts('B')).toEqual(['hello B']);
   });

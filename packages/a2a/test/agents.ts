@@ -4,7 +4,10 @@ import { ReActAgent } from '@rxagent/react-agent';
 import { z } from 'zod';
 
 /** A ReActAgent on a scripted model; `deleted` records the paths its approval-gated tool removed. */
-export function opsAgent(script: ScriptedReply[], name = 'ops'): ReActAgent & { deleted: string[] } {
+export function opsAgent(
+  script: ScriptedReply[],
+  name = 'ops',
+): ReActAgent & { deleted: string[] } {
   const deleted: string[] = [];
   const remove = tool({
     name: 'delete_file',

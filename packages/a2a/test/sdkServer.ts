@@ -48,7 +48,11 @@ class ScriptedExecutor implements AgentExecutor {
         context.task ?? {
           id: taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+          status: {
+            state: TaskState.TASK_STATE_SUBMITTED,
+            message: undefined,
+            timestamp: undefined,
+          },
           artifacts: [],
           history: [userMessage],
           metadata: undefined,
@@ -88,7 +92,14 @@ class ScriptedExecutor implements AgentExecutor {
           append,
           lastChunk,
           metadata: undefined,
-          artifact: { artifactId: 'answer', name: '', description: '', parts: [text(value)], metadata: undefined, extensions: [] },
+          artifact: {
+            artifactId: 'answer',
+            name: '',
+            description: '',
+            parts: [text(value)],
+            metadata: undefined,
+            extensions: [],
+          },
         }),
       );
     const part = userMessage.parts[0]?.content;
@@ -110,7 +121,16 @@ class ScriptedExecutor implements AgentExecutor {
     if (said.endsWith('approve')) {
       status(TaskState.TASK_STATE_INPUT_REQUIRED, [
         text('May I delete a.txt?'),
-        data({ pendingToolCalls: [{ id: 'call_1', name: 'delete_file', arguments: { path: 'a.txt' }, needsApproval: true }] }),
+        data({
+          pendingToolCalls: [
+            {
+              id: 'call_1',
+              name: 'delete_file',
+              arguments: { path: 'a.txt' },
+              needsApproval: true,
+            },
+          ],
+        }),
       ]);
       return;
     }
@@ -140,12 +160,20 @@ export async function startSdkServer(): Promise<Loopback & { executor: ScriptedE
       defaultInputModes: ['text/plain'],
       defaultOutputModes: ['text/plain'],
       skills: [],
-      supportedInterfaces: [{ url: `${url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      supportedInterfaces: [
+        { url: `${url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
     });
   const app = express();
   const handler = new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor);
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card() }));
-  app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(
+    '/.well-known/agent-card.json',
+    agentCardHandler({ agentCardProvider: async () => card() }),
+  );
+  app.use(
+    '/a2a',
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
   const loopback = await listen(app);
   url = loopback.url;
   return Object.assign(loopback, { executor });

@@ -1,11 +1,9 @@
-import {
-  AgentBase,
-  type AgentEvent,
-  type CallInput,
-  InvalidArgumentError,
-  type Msg,
-} from '@rxagent/core';
 import { defer, finalize, from, mergeMap, type Observable } from 'rxjs';
+import { InvalidArgumentError } from '../errors.js';
+import type { Msg } from '../message/msg.js';
+import { AgentBase } from './agentBase.js';
+import type { AgentEvent } from './agentEvent.js';
+import type { CallInput } from './callOptions.js';
 
 /**
  * What a server needs from an agent host: one conversation per thread id, run and interrupted
@@ -28,19 +26,30 @@ export type AgentFactory = (contextId: string) => AgentBase | Promise<AgentBase>
  */
 export type AgentSource = AgentBase | AgentFactory | AgentHostLike;
 
-/** Where a server runs its calls: `stream` and `interrupt` by context id. */
+/**
+ * Where a server (A2A, MCP) runs its calls: `stream` (cold, like `AgentBase.stream`) and
+ * `interrupt` by context id.
+ */
 export interface AgentThreads {
   stream(contextId: string, input: Msg | Msg[] | undefined): Observable<AgentEvent>;
   interrupt(contextId: string): void;
 }
 
 /**
- * The threads of `source`. A factory's agents are kept per context id in insertion order; when
- * more than `maxContexts` are kept, the oldest idle ones are dropped (a running one never is),
- * so a dropped context starts a new conversation when it comes back. `owner` names the caller
- * in the error for a source of the wrong kind.
+ * The threads of `source`, for a server that maps its own conversation ids (an A2A
+ * `contextId`, an MCP session) to agents. One agent serves every context with its one
+ * conversation. A factory's agents are made on a context's first call and kept per context id
+ * (most recently used last); when more than `maxContexts` are kept, the least recently used
+ * idle ones are dropped (a running one never is), so a dropped context starts a new
+ * conversation when it comes back; a factory that fails or returns something else than an
+ * agent errors that call, and is asked again next time. An agent host is used as it is.
+ * Throws `InvalidArgumentError` for a source of another kind, naming `owner`.
  */
-export function agentThreads(source: AgentSource, maxContexts: number, owner: string): AgentThreads {
+export function agentThreads(
+  source: AgentSource,
+  maxContexts: number,
+  owner: string,
+): AgentThreads {
   if (source instanceof AgentBase) {
     return {
       stream: (_contextId, input) => source.stream(input),
@@ -83,7 +92,11 @@ class FactoryThreads implements AgentThreads {
     this.#running.get(contextId)?.interrupt();
   }
 
-  #run(contextId: string, agent: AgentBase, input: Msg | Msg[] | undefined): Observable<AgentEvent> {
+  #run(
+    contextId: string,
+    agent: AgentBase,
+    input: Msg | Msg[] | undefined,
+  ): Observable<AgentEvent> {
     return defer(() => {
       this.#running.set(contextId, agent);
       return agent.stream(input);

@@ -60,8 +60,8 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  *
  * @example
  * ```ts
- * const agents = new Map<string, ReActAgent>();
- * const handler = a2aHandler((contextId) => new ReActAgent({ name: 'assistant', sysPrompt, model }), {
+ * // One agent per A2A context: each contextId is its own conversation.
+ * const handler = a2aHandler(() => new ReActAgent({ name: 'assistant', sysPrompt, model }), {
  *   card: { name: 'assistant', description: 'Answers questions.' },
  * });
  * createServer(handler).listen(9000);

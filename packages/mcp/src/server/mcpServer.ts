@@ -60,8 +60,8 @@ const OPTION_KEYS = [
  *
  * @example
  * ```ts
+ * // Over stdio: `await server.connect(new StdioServerTransport())`; over HTTP, one per session.
  * const server = mcpServer(agent, { name: 'research' });
- * await server.connect(new StdioServerTransport());
  * ```
  */
 export function mcpServer(source: AgentSource, options: McpServeOptions): McpServer {

@@ -27,9 +27,14 @@ export interface A2AHandlerOptions {
    * take to end before it is unsubscribed and the task ends canceled (default 10,000 ms).
    */
   readonly interruptGraceMs?: number;
+  /**
+   * While a reply streams, the text after its first chunk is sent at most this often, in one
+   * artifact update per interval (default 50 ms; 0 sends every chunk as it comes).
+   */
+  readonly streamIntervalMs?: number;
 }
 
-const OPTION_KEYS = ['card', 'maxBodyBytes', 'maxContexts', 'interruptGraceMs'];
+const OPTION_KEYS = ['card', 'maxBodyBytes', 'maxContexts', 'interruptGraceMs', 'streamIntervalMs'];
 
 /** A `node:http` request listener. */
 export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -75,7 +80,11 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
     );
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const threads = agentThreads(source, options.maxContexts ?? 1000, 'a2aHandler');
-  const executor = new RxAgentExecutor(threads, options.interruptGraceMs ?? 10_000);
+  const executor = new RxAgentExecutor(
+    threads,
+    options.interruptGraceMs ?? 10_000,
+    options.streamIntervalMs ?? 50,
+  );
   const served = servedCard(options.card);
   const requests = new DefaultRequestHandler(served.card, new InMemoryTaskStore(), executor);
   const rpc = new JsonRpcTransportHandler(requests);

@@ -24,7 +24,8 @@ interface Run {
 
 /**
  * The A2A `AgentExecutor` that runs each task's message as one call of the context's agent:
- * the task, status `working`, the reply's text as artifact updates while it streams, then a
+ * the task, status `working`, the reply's text as artifact updates while it streams (the first
+ * chunk at once, then what arrived at most every `streamIntervalMs`), then a
  * final artifact with the whole text and status `completed` — or `input-required` with the
  * pending calls in a data part (an approval stop), `canceled` (interrupted), `failed` (the
  * call errored, with the error's message). `cancelTask` interrupts the running call; one that
@@ -38,6 +39,8 @@ export class RxAgentExecutor implements AgentExecutor {
   constructor(
     readonly threads: AgentThreads,
     readonly graceMs: number,
+    /** Streamed text after the first chunk is sent at most this often (0: every chunk). */
+    readonly streamIntervalMs: number,
   ) {}
 
   /** Whether the task's agent call is in flight. */
@@ -61,9 +64,29 @@ export class RxAgentExecutor implements AgentExecutor {
       const artifactId = newId();
       let streamed = false;
       let ended = false;
+      // Each artifact update costs the SDK's task store a copy of the task, which grows with
+      // every appended part: batching the chunks keeps a long reply from costing O(n²).
+      let pending = '';
+      let flushTimer: NodeJS.Timeout | undefined;
+      const flush = (): void => {
+        flushTimer = undefined;
+        if (ended || pending === '') return;
+        publishArtifact(bus, taskId, contextId, artifactId, pending, true, false);
+        pending = '';
+      };
+      const chunk = (text: string): void => {
+        if (!streamed || this.streamIntervalMs === 0) {
+          publishArtifact(bus, taskId, contextId, artifactId, text, streamed, false);
+          streamed = true;
+          return;
+        }
+        pending += text;
+        flushTimer ??= setTimeout(flush, this.streamIntervalMs);
+      };
       const end = (state: TaskState, text?: string, data?: Msg): void => {
         if (ended) return;
         ended = true;
+        clearTimeout(flushTimer);
         this.#runs.delete(taskId);
         if (state === TaskState.TASK_STATE_INPUT_REQUIRED) this.#wait(taskId, contextId);
         publishStatus(bus, taskId, contextId, state, text, data);
@@ -72,9 +95,7 @@ export class RxAgentExecutor implements AgentExecutor {
       const onEvent = (event: AgentEvent): void => {
         if (event.type === 'reasoningChunk') {
           const text = event.delta.text;
-          if (text === undefined || text === '') return;
-          publishArtifact(bus, taskId, contextId, artifactId, text, streamed, false);
-          streamed = true;
+          if (text !== undefined && text !== '') chunk(text);
           return;
         }
         if (event.type !== 'reply') return;

@@ -21,8 +21,11 @@ afterEach(async () => {
 
 const card = { name: 'ops', description: 'Looks after files.' };
 
-async function serve(agent: AgentBase | ((contextId: string) => AgentBase)): Promise<string> {
-  server = await listen(a2aHandler(agent, { card }));
+async function serve(
+  agent: AgentBase | ((contextId: string) => AgentBase),
+  streamIntervalMs = 0,
+): Promise<string> {
+  server = await listen(a2aHandler(agent, { card, streamIntervalMs }));
   return server.url;
 }
 
@@ -61,6 +64,24 @@ describe('a2aHandler, called by the @a2a-js/sdk client', () => {
       'artifact!:one two three',
       `status:${TaskState.TASK_STATE_COMPLETED}`,
     ]);
+  });
+
+  it('batches the streamed text after the first chunk into one update per interval', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const url = await serve(opsAgent([{ text: words, chunkDelayMs: 2 }]), 30);
+    const client = await sdkClient(url);
+    const labels: string[] = [];
+    for await (const response of client.sendMessageStream(request('Count')))
+      labels.push(label(response));
+    const appended = labels.filter((l) => l.startsWith('artifact+:'));
+    expect(labels[2]).toBe('artifact:w0');
+    // 40 chunks over at least 80 ms: fewer updates than chunks, in order; the final update
+    // (the whole text) replaces them, including what was still waiting for its interval.
+    expect(appended.length).toBeGreaterThan(0);
+    expect(appended.length).toBeLessThan(39);
+    const streamed = ['w0', ...appended.map((l) => l.slice('artifact+:'.length))].join('');
+    expect(labels.at(-2)).toBe(`artifact!:${words}`);
+    expect(words.startsWith(streamed)).toBe(true);
   });
 });
 

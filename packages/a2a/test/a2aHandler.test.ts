@@ -1,6 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
 import { a2aHandler } from '@rxagent/a2a';
 import type { AgentBase } from '@rxagent/core';
+import { startStrictOpenAIServer } from '@rxagent/core/testing';
+import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { afterEach, describe, expect, it } from 'vitest';
 import { opsAgent } from './agents.js';
 import {
@@ -110,6 +112,41 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     expect(agent.memory.messages().at(-1)?.metadata['generateReason']).toBe('interrupted');
     const next = asTask(await client.sendMessage(request('Go on', { contextId: 'c-cancel' })));
     expect(artifactText(next)).toBe('Next answer.');
+  });
+
+  it('leaves a conversation the strict OpenAI-compatible server accepts after a cancel', async () => {
+    const strict = await startStrictOpenAIServer({
+      script: [{ text: 'a slow answer that never ends', chunkDelayMs: 60_000 }, 'Fresh answer.'],
+    });
+    try {
+      const agent = new ReActAgent({
+        name: 'ops',
+        sysPrompt: 'You look after files.',
+        model: new OpenAIChatModel({
+          baseURL: strict.baseURL,
+          apiKey: 'test',
+          model: 'test-model',
+        }),
+      });
+      const url = await serve(agent);
+      const client = await sdkClient(url);
+      for await (const response of client.sendMessageStream(
+        request('Start', { contextId: 'c-strict' }),
+      )) {
+        if (response.payload?.$case === 'artifactUpdate')
+          await client.cancelTask({
+            tenant: '',
+            id: response.payload.value.taskId,
+            metadata: undefined,
+          });
+      }
+      const next = asTask(await client.sendMessage(request('Again', { contextId: 'c-strict' })));
+      expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(artifactText(next)).toBe('Fresh answer.');
+      expect(strict.rejected).toHaveLength(0);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('stops for approval as input-required with the pending calls, and resumes on the decisions', async () => {

@@ -26,7 +26,9 @@ export interface ExchangeSetup {
  * chunk is a `reasoningChunk` event of the call, when anyone listens. When the call's signal
  * aborts (an interrupt) the remote task is cancelled and the exchange waits for it to end,
  * at most `cancelTimeoutMs`, then errors with `InterruptedError`. Errors with `A2AError` when
- * the request fails. Unsubscribing aborts the request and cancels a task still running.
+ * the request fails. Unsubscribing aborts the request and cancels a task still running (if
+ * its id has not arrived yet, the response is read on until it does, at most
+ * `cancelTimeoutMs`).
  */
 export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
   const { client, context } = setup;
@@ -35,6 +37,8 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
     const turn = new RemoteTurn();
     const chunks = new Subscription();
     let cancelWanted = false;
+    /** Unsubscribed before the task id was known: read on until it is, to cancel the task. */
+    let detached = false;
     let cancelSent = false;
     let timer: NodeJS.Timeout | undefined;
     const sendCancel = (): void => {
@@ -49,10 +53,12 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
       cancelWanted = true;
       sendCancel();
       timer = setTimeout(() => controller.abort(), setup.cancelTimeoutMs);
+      timer.unref();
     };
     context.signal.addEventListener('abort', onAbort, { once: true });
     if (context.signal.aborted) onAbort();
     let text = '';
+    let releaseChunk: (() => void) | undefined;
     const emitChunk = (delta: string): Promise<void> => {
       text += delta;
       const event: ReasoningChunkEvent = {
@@ -62,6 +68,8 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
         accumulated: assistantMsg(text, { name: setup.agentName }),
       };
       return new Promise<void>((resolve, reject) => {
+        // Unsubscribing mid-hook must not leave the read loop waiting for it forever.
+        releaseChunk = resolve;
         chunks.add(context.notify(event).subscribe({ error: reject, complete: resolve }));
       });
     };
@@ -77,39 +85,55 @@ export function exchange(setup: ExchangeSetup): Observable<TurnEnd> {
       })) {
         const added = turn.apply(response);
         sendCancel();
+        if (detached) {
+          if (cancelSent || turn.ended) break;
+          continue;
+        }
         if (added !== '' && context.listens('reasoningChunk')) await emitChunk(added);
         // A follow-up's first task snapshot still shows the state it is leaving.
         if (turn.ended && response.payload?.$case !== 'task') break;
       }
     };
-    run().then(
-      () => {
-        subscriber.next(turn.end(setup.agentName));
-        subscriber.complete();
-      },
-      (error: unknown) => {
-        if (context.signal.aborted)
-          subscriber.error(new InterruptedError(setup.agentName, { cause: error }));
-        else
-          subscriber.error(
-            new A2AError(
-              `The request to the A2A agent at ${setup.url} failed: ${error instanceof Error ? error.message : String(error)}`,
-              setup.url,
-              undefined,
-              { cause: error },
-            ),
-          );
-      },
-    );
+    run()
+      .finally(() => {
+        clearTimeout(timer);
+        if (detached) controller.abort();
+      })
+      .then(
+        () => {
+          subscriber.next(turn.end(setup.agentName));
+          subscriber.complete();
+        },
+        (error: unknown) => {
+          if (context.signal.aborted)
+            subscriber.error(new InterruptedError(setup.agentName, { cause: error }));
+          else
+            subscriber.error(
+              new A2AError(
+                `The request to the A2A agent at ${setup.url} failed: ${error instanceof Error ? error.message : String(error)}`,
+                setup.url,
+                undefined,
+                { cause: error },
+              ),
+            );
+        },
+      );
     return () => {
       context.signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
+      chunks.unsubscribe();
+      releaseChunk?.();
       if (!turn.ended) {
         cancelWanted = true;
         sendCancel();
       }
-      controller.abort();
-      chunks.unsubscribe();
+      if (turn.ended || cancelSent) {
+        controller.abort();
+        return;
+      }
+      detached = true;
+      timer = setTimeout(() => controller.abort(), setup.cancelTimeoutMs);
+      timer.unref();
     };
   });
 }

@@ -70,6 +70,16 @@ describe('A2AAgent against a server built on the @a2a-js/sdk', () => {
     expect(agent.isRunning).toBe(false);
   });
 
+  it('cancels the remote task when the call is unsubscribed', async () => {
+    const server = await sdk();
+    const agent = new A2AAgent({ url: server.url });
+    const subscription = agent.call(userMsg('be slow')).subscribe();
+    await server.executor.started;
+    subscription.unsubscribe();
+    expect(agent.isRunning).toBe(false);
+    await expect.poll(() => server.executor.canceled.length).toBe(1);
+  });
+
   it('maps input-required to an approval stop, and resumes the task with toolDecisions', async () => {
     const server = await sdk();
     const agent = new A2AAgent({ url: server.url });

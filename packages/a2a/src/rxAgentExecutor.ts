@@ -43,11 +43,6 @@ export class RxAgentExecutor implements AgentExecutor {
     readonly streamIntervalMs: number,
   ) {}
 
-  /** Whether the task's agent call is in flight. */
-  isRunning(taskId: string): boolean {
-    return this.#runs.has(taskId);
-  }
-
   execute = (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = context;
     this.#waiting.delete(taskId);

@@ -22,7 +22,8 @@ export type AgentErrorCode =
   | 'SESSION_CONFLICT'
   | 'STORE_UNAVAILABLE'
   | 'HANDOFF_FAILED'
-  | 'REMOTE_RUN_FAILED';
+  | 'REMOTE_RUN_FAILED'
+  | 'A2A_FAILED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {

@@ -2,6 +2,13 @@ export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions } from './agent/agentBase.js';
 export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
 export {
+  type AgentFactory,
+  type AgentHostLike,
+  type AgentSource,
+  type AgentThreads,
+  agentThreads,
+} from './agent/agentThreads.js';
+export {
   type AgentTool,
   type AgentToolArgs,
   type AgentToolOptions,

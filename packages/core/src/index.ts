@@ -46,6 +46,7 @@ export {
   cutPoints,
   DEFAULT_KEEP_RECENT,
   planCompression,
+  withSummary,
 } from './context/planCompression.js';
 export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
 export {

@@ -14,7 +14,12 @@ import {
 } from './compressedMsg.js';
 import type { ContextRequest, TokenCounter } from './contextRequest.js';
 import { estimateTokens } from './estimateTokens.js';
-import { type CompressionPlan, DEFAULT_KEEP_RECENT, planCompression } from './planCompression.js';
+import {
+  type CompressionPlan,
+  DEFAULT_KEEP_RECENT,
+  planCompression,
+  withSummary,
+} from './planCompression.js';
 import { summaryRequest } from './summaryRequest.js';
 
 /** How the oldest messages are replaced: by a model-written summary, or by a drop marker. */
@@ -30,8 +35,13 @@ export interface CompressContextOptions {
   readonly tools: readonly ToolSchema[];
   /** The most tokens a request may count. */
   readonly maxTokens: number;
-  /** The newest messages always kept (default 6). */
+  /** The newest messages always kept (default 6), counted after the `pinned` ones. */
   readonly keepRecent?: number;
+  /**
+   * Ids of messages never replaced whatever the strategy: the running call's input (the
+   * question being worked on). See `planCompression`.
+   */
+  readonly pinned?: Iterable<string>;
   /** Default `'summarize'`. */
   readonly strategy?: CompressionStrategy;
   /** Writes the summary (required for `'summarize'`; the agent passes its own model by default). */
@@ -64,7 +74,7 @@ export type ContextCompression =
       readonly compressed: true;
       /** The oldest messages, to be replaced by `summary`. */
       readonly replaced: readonly Msg[];
-      /** The messages that stay after `summary`. */
+      /** The messages that stay, in order (the pinned ones among them). */
       readonly kept: readonly Msg[];
       /** The replacement: user role, `name: 'system'`, `metadata.compressed`. */
       readonly summary: Msg;
@@ -77,8 +87,8 @@ export type ContextCompression =
 /**
  * Makes the next request fit the context window. Counts the request (system prompt,
  * `messages`, tools); when it counts more than `maxTokens`, plans which of the oldest
- * messages to replace (`planCompression`: the newest `keepRecent` stay, tool calls stay
- * with their results), runs `preCompress` hooks, writes the replacement (a summary from one
+ * messages to replace (`planCompression`: the `pinned` messages and the newest `keepRecent`
+ * after them stay, tool calls stay with their results), runs `preCompress` hooks, writes the replacement (a summary from one
  * tool-less request to `summaryModel`, or a drop marker), counts again, and runs
  * `postCompress` hooks (which may replace the summary; it is then counted again).
  *
@@ -97,11 +107,16 @@ export function compressContext(options: CompressContextOptions): Observable<Con
     if (tokens <= options.maxTokens) return of<ContextCompression>({ compressed: false, tokens });
     const plan = planCompression(options.messages, {
       keepRecent: settings.keepRecent,
+      ...(options.pinned !== undefined && { pinned: options.pinned }),
       targetTokens: settings.targetTokens,
       countKept: settings.count,
     });
     if (plan === undefined) return throwError(() => nothingToCompress(options, tokens, settings));
-    return new Compression(options, settings, plan, tokens).run();
+    const compression = new Compression(options, settings, plan, tokens);
+    // What stays counts too much even without a summary: fail before any summary request.
+    const keptTokens = settings.count(plan.kept);
+    if (keptTokens > options.maxTokens) return throwError(() => compression.tooLarge(keptTokens));
+    return compression.run();
   });
 }
 
@@ -214,8 +229,8 @@ class Compression {
 
   /** `msg` with its final `metadata.compressed`; errors when the request still does not fit. */
   #stamped(msg: Msg): Msg {
-    const tokensAfter = this.settings.count([msg, ...this.plan.kept]);
-    if (tokensAfter > this.options.maxTokens) throw this.#stillTooLarge(tokensAfter);
+    const tokensAfter = this.settings.count(withSummary(this.plan, msg));
+    if (tokensAfter > this.options.maxTokens) throw this.tooLarge(tokensAfter);
     return withCompressionInfo(msg, {
       count: this.plan.replaced.length,
       tokensBefore: this.tokensBefore,
@@ -253,7 +268,8 @@ class Compression {
     return this.options.notify === undefined ? of(event) : this.options.notify(event);
   }
 
-  #stillTooLarge(tokens: number): ContextWindowError {
+  /** The error when the compressed request still counts `tokens`, more than `maxTokens`. */
+  tooLarge(tokens: number): ContextWindowError {
     const { maxTokens } = this.options;
     return new ContextWindowError(
       `The request counts ${tokens} tokens even after compressing the ${this.plan.replaced.length} oldest messages, more than context.maxTokens ${maxTokens}; nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent (${this.settings.keepRecent}), or shorten the system prompt, tool schemas or the newest messages.`,

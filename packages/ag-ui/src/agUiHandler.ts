@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import { type AgentBase, InvalidArgumentError, type Msg } from '@rxagent/core';
+import { type AgentBase, checkOptions, InvalidArgumentError, type Msg } from '@rxagent/core';
 import { agentInputOf, type ResumeInput } from './agentInputOf.js';
 import { RequestRejection, readRunAgentInput } from './readRunAgentInput.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
@@ -51,6 +51,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * ```
  */
 export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}): RequestHandler {
+  checkOptions(options, ['maxBodyBytes', 'resumeInput', 'interruptGraceMs'], 'agUiHandler');
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const graceMs = options.interruptGraceMs ?? 10_000;
   return (req, res) => {

@@ -167,7 +167,7 @@ export {
 } from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { checkAgentOptions } from './options/checkAgentOptions.js';
-export { checkOptions, suggestOption } from './options/checkOptions.js';
+export { checkOptions, optionNames, suggestOption } from './options/checkOptions.js';
 export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
 export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
 export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';

@@ -6,6 +6,7 @@ import type { Msg } from '../message/msg.js';
 import type { ChatChunk, ChatModel, ToolSchema, Usage } from '../model/chatModel.js';
 import { ChatResponseAccumulator } from '../model/chatResponse.js';
 import type { Formatter } from '../model/formatMessages.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import {
   type CompressionInfo,
   dropMarkerMsg,
@@ -62,6 +63,24 @@ export interface CompressContextOptions {
   readonly formatter?: Formatter;
   readonly selfName?: string;
 }
+
+const COMPRESS_KEYS = optionNames<CompressContextOptions>({
+  agent: true,
+  messages: true,
+  systemPrompt: true,
+  tools: true,
+  maxTokens: true,
+  keepRecent: true,
+  pinned: true,
+  strategy: true,
+  summaryModel: true,
+  countTokens: true,
+  targetTokens: true,
+  notify: true,
+  signal: true,
+  formatter: true,
+  selfName: true,
+});
 
 /** What `compressContext` decided. */
 export type ContextCompression =
@@ -128,6 +147,7 @@ interface Settings {
 }
 
 function settle(options: CompressContextOptions): Settings {
+  checkOptions(options, COMPRESS_KEYS, 'compressContext()');
   const { maxTokens, strategy = 'summarize', keepRecent = DEFAULT_KEEP_RECENT } = options;
   if (!(Number.isInteger(maxTokens) && maxTokens > 0)) {
     throw new InvalidArgumentError(

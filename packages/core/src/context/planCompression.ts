@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 
 /** How many of the newest messages compression keeps by default. */
 export const DEFAULT_KEEP_RECENT = 6;
@@ -25,6 +26,13 @@ export interface CompressionPlanOptions {
   /** Counts the request the remaining messages would make (system prompt and tools included). */
   readonly countKept?: (kept: readonly Msg[]) => number;
 }
+
+const PLAN_KEYS = optionNames<CompressionPlanOptions>({
+  keepRecent: true,
+  pinned: true,
+  targetTokens: true,
+  countKept: true,
+});
 
 /** Which of the oldest messages to replace, and what stays. */
 export interface CompressionPlan {
@@ -63,6 +71,7 @@ export function planCompression(
   messages: readonly Msg[],
   options: CompressionPlanOptions = {},
 ): CompressionPlan | undefined {
+  checkOptions(options, PLAN_KEYS, 'planCompression()');
   const keepRecent = options.keepRecent ?? DEFAULT_KEEP_RECENT;
   if (!(Number.isInteger(keepRecent) && keepRecent >= 0)) {
     throw new InvalidArgumentError(

@@ -12,7 +12,7 @@ const COMMON_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   instructions: ['sysPrompt'],
   systemPrompt: ['sysPrompt'],
   system_prompt: ['sysPrompt'],
-  system: ['sysPrompt'],
+  system: ['sysPrompt', 'systemPrompt'],
   prompt: ['sysPrompt'],
   tools: ['toolkit'],
   maxIterations: ['maxIters'],
@@ -27,11 +27,40 @@ const COMMON_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   timeout: ['timeoutMs'],
   llm: ['model'],
   modelName: ['model'],
-  schema: ['parameters'],
+  systemMessage: ['sysPrompt'],
+  schema: ['parameters', 'structuredOutput'],
   inputSchema: ['parameters'],
+  args: ['parameters'],
   handler: ['execute'],
   run: ['execute'],
   fn: ['execute'],
+  func: ['execute'],
+  requiresApproval: ['needsApproval'],
+  requireApproval: ['needsApproval'],
+  approval: ['needsApproval'],
+  endpoint: ['baseURL', 'url'],
+  host: ['baseURL', 'url'],
+  key: ['apiKey'],
+  token: ['apiKey'],
+  judge: ['finishGuard'],
+  guard: ['finishGuard'],
+  responseFormat: ['structuredOutput'],
+  response_format: ['structuredOutput'],
+  abortSignal: ['signal'],
+  agents: ['participants'],
+  announce: ['announcement'],
+  members: ['participants'],
+  keep: ['keepRecent'],
+  keepLast: ['keepRecent'],
+  maxContextTokens: ['maxTokens'],
+  contextWindow: ['maxTokens'],
+  summarizer: ['summaryModel'],
+  tokenCounter: ['countTokens'],
+  retries: ['maxRetries', 'maxStructuredRetries'],
+  maxRetries: ['maxStructuredRetries'],
+  maxHops: ['maxHandoffs'],
+  parallel: ['concurrent', 'parallelToolCalls'],
+  maxConcurrency: ['concurrency', 'toolConcurrency'],
 };
 
 /** Edit distance between two short strings (insertions, deletions, substitutions). */
@@ -101,4 +130,24 @@ export function checkOptions(
       `${owner}: unknown option "${key}"${hint}. Known options: ${[...names].join(', ')}.`,
     );
   }
+}
+
+/**
+ * The option names of the options type `T`, each listed once as `name: true`: the compiler
+ * rejects a list that misses a key of `T` or names one `T` does not have, so an option
+ * added to the type cannot be forgotten by `checkOptions`.
+ *
+ * @example
+ * ```ts
+ * interface GreeterOptions { readonly greeting?: string; readonly loud?: boolean }
+ * const GREETER_KEYS = optionNames<GreeterOptions>({ greeting: true, loud: true });
+ * checkOptions({ greetng: 'hi' }, GREETER_KEYS, 'Greeter'); // TypeError: … did you mean "greeting"?
+ * ```
+ */
+export function optionNames<T extends object>(
+  keys: {
+    readonly [K in keyof T]-?: true;
+  },
+): readonly string[] {
+  return Object.freeze(Object.keys(keys));
 }

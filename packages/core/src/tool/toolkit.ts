@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolSchema } from '../model/chatModel.js';
+import { checkOptions } from '../options/checkOptions.js';
 import type { StateModule } from '../state/stateModule.js';
 import { startToolRun } from './runTool.js';
 import { toJsonSchema } from './schema.js';
@@ -45,6 +46,7 @@ export class Toolkit implements StateModule {
   #parent: Toolkit | undefined;
 
   constructor(tools: readonly AnyTool[] = [], options: ToolkitOptions = {}) {
+    checkOptions(options, ['timeoutMs', 'maxResultChars'], 'Toolkit');
     const { timeoutMs, maxResultChars = DEFAULT_MAX_RESULT_CHARS } = options;
     if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
       throw new InvalidArgumentError(

@@ -176,6 +176,7 @@ export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
+export { AGENT_NAME_KEY, type LoadStateOptions } from './state/stateOwner.js';
 export {
   MAX_TOOL_ARGUMENT_CHARS,
   MAX_TOOL_ARGUMENT_DEPTH,

@@ -106,6 +106,13 @@ export class ReActAgent extends AgentBase {
     return this.sysPrompt;
   }
 
+  /** Makes the messages named `from` in memory (that agent's replies and tool results) this agent's. */
+  protected override renameSpeaker(from: string, to: string): void {
+    const messages = this.memory.messages();
+    if (!messages.some((msg) => msg.name === from)) return;
+    this.memory.replace(messages.map((msg) => (msg.name === from ? { ...msg, name: to } : msg)));
+  }
+
   /**
    * Admits the input through the call's transcript, then runs the reason → act loop
    * (`runReactLoop`) and emits the reply of its final step. However the call ends — reply,

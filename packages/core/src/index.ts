@@ -184,6 +184,7 @@ export {
   parseToolArguments,
 } from './tool/parseToolArguments.js';
 export { interruptedOutput } from './tool/runTool.js';
+export { toolErrorOf, withToolError } from './tool/toolErrorOf.js';
 export {
   formatIssues,
   type InferToolArgs,

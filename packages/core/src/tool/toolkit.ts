@@ -174,7 +174,8 @@ export class Toolkit implements StateModule {
    * `result`, then completes. Never errors: an unknown or disabled tool, arguments that are
    * not a JSON object or fail validation, a throw, rejection or Observable error, a timeout
    * and an abort of `context.signal` (output `[interrupted] ...`) each become a result with
-   * `isError: true`. The tool's own signal aborts on interrupt, timeout and unsubscribe.
+   * `isError: true`; one made from a throw, rejection or Observable error keeps that error
+   * (`toolErrorOf(result)`). The tool's own signal aborts on interrupt, timeout and unsubscribe.
    */
   execute(call: ToolCallRequest, context: ToolExecutionContext): Observable<ToolEvent> {
     // One Observable that starts the run itself: no defer and inner Observable per call.

@@ -279,7 +279,11 @@ export class ReActAgent extends AgentBase {
 
   #decide(decision: FinalAnswerDecision, draft: Msg, state: ReActCallState): Step {
     const metadata = decision.details ? { finishGuard: decision.details } : undefined;
-    if (decision.accept) return this.#store(state, decision.reply, 'stop', metadata);
+    if (decision.accept) {
+      // An answer the output-token limit cut is not a whole answer: say so.
+      const cut = decision.reply.metadata['finishReason'] === 'length';
+      return this.#store(state, decision.reply, cut ? 'length' : 'stop', metadata);
+    }
     if (decision.keepDraft) state.transcript.add(draft);
     state.transcript.add(decision.feedback);
     return { kind: 'reason' };

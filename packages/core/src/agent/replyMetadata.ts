@@ -12,7 +12,8 @@ import type { Usage } from '../model/chatModel.js';
  * - `max_iterations` / `tool_failures`: the step budget ran out, or too many reasoning steps
  *   in a row had only failing tool calls; a tool-less summary answered;
  * - `structured_output`: a validated structured response;
- * - `handoff`: the call was handed to another agent.
+ * - `handoff`: the call was handed to another agent;
+ * - `length`: the final answer was cut by the output-token limit (`finish_reason: 'length'`).
  */
 export type GenerateReason =
   | 'stop'
@@ -23,7 +24,8 @@ export type GenerateReason =
   | 'max_iterations'
   | 'tool_failures'
   | 'structured_output'
-  | 'handoff';
+  | 'handoff'
+  | 'length';
 
 /** What one ReActAgent call did (`reply.metadata.stats`). */
 export interface ReplyStats {
@@ -71,6 +73,7 @@ const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
   'tool_failures',
   'structured_output',
   'handoff',
+  'length',
 ]);
 
 /** Whether `value` is one of the known `GenerateReason`s. */

@@ -184,7 +184,6 @@ export {
   parseToolArguments,
 } from './tool/parseToolArguments.js';
 export { interruptedOutput } from './tool/runTool.js';
-export { toolErrorOf, withToolError } from './tool/toolErrorOf.js';
 export {
   formatIssues,
   type InferToolArgs,
@@ -207,6 +206,7 @@ export {
   type ToolValue,
   tool,
 } from './tool/tool.js';
+export { toolErrorOf, withToolError } from './tool/toolErrorOf.js';
 export { Toolkit, type ToolkitOptions } from './tool/toolkit.js';
 export {
   DEFAULT_MAX_RESULT_CHARS,

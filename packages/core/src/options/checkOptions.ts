@@ -121,13 +121,17 @@ export function checkOptions(
   owner: string,
 ): void {
   if (options === null || typeof options !== 'object') return;
-  const names = known instanceof Set ? (known as Set<string>) : new Set(known);
-  for (const key of Object.keys(options)) {
-    if (names.has(key)) continue;
-    const suggestion = suggestOption(key, names);
+  // On hot paths (every Msg, every request): no array of keys, no Set per call.
+  const set = known instanceof Set ? (known as ReadonlySet<string>) : undefined;
+  const list = set !== undefined ? undefined : Array.isArray(known) ? known : [...known];
+  for (const key in options) {
+    if (set !== undefined ? set.has(key) : (list as readonly string[]).includes(key)) continue;
+    if (!Object.hasOwn(options, key)) continue;
+    const all = [...(set ?? (list as readonly string[]))];
+    const suggestion = suggestOption(key, all);
     const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
     throw new TypeError(
-      `${owner}: unknown option "${key}"${hint}. Known options: ${[...names].join(', ')}.`,
+      `${owner}: unknown option "${key}"${hint}. Known options: ${all.join(', ')}.`,
     );
   }
 }

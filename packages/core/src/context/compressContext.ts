@@ -315,7 +315,7 @@ function nothingToCompress(
   settings: Settings,
 ): ContextWindowError {
   return new ContextWindowError(
-    `The request counts ${tokens} tokens, more than context.maxTokens ${options.maxTokens}, and none of its ${options.messages.length} messages can be compressed (keepRecent ${settings.keepRecent} keeps them, or a tool call and its results span them); nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent, or shorten the system prompt, tool schemas or the newest messages.`,
+    `The request counts ${tokens} tokens, more than context.maxTokens ${options.maxTokens}, and none of its ${options.messages.length} messages can be compressed (the call's input and keepRecent ${settings.keepRecent} keep them, or a tool call and its results span them); nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent, or shorten the system prompt, tool schemas or the newest messages.`,
     tokens,
     options.maxTokens,
   );

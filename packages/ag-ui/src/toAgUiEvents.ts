@@ -1,5 +1,5 @@
 import type { Event } from '@ag-ui/core';
-import type { AgentEvent } from '@rxagent/core';
+import { type AgentEvent, checkOptions } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
 
@@ -25,8 +25,8 @@ import { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
  *   and cancels the call.
  *
  * Cold: each subscription subscribes to `events` once (so it runs the call once). Emits the
- * AG-UI events in order and completes after RUN_FINISHED or RUN_ERROR: it never errors.
- * Unsubscribing unsubscribes `events`, which cancels the call.
+ * AG-UI events in order and completes after RUN_FINISHED or RUN_ERROR: it never errors,
+ * except with a TypeError, before anything, when `ids` has an unknown key. Unsubscribing unsubscribes `events`, which cancels the call.
  *
  * @example
  * ```ts
@@ -36,6 +36,12 @@ import { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
  */
 export function toAgUiEvents(events: Observable<AgentEvent>, ids: AgUiRunIds): Observable<Event> {
   return new Observable<Event>((subscriber) => {
+    try {
+      checkOptions(ids, ['threadId', 'runId', 'input'], 'toAgUiEvents()');
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
     const mapper = new AgUiEventMapper(ids);
     const emit = (out: readonly Event[]): void => {
       for (const event of out) subscriber.next(event);

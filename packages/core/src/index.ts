@@ -53,6 +53,7 @@ export {
   cutPoints,
   DEFAULT_KEEP_RECENT,
   planCompression,
+  withSummary,
 } from './context/planCompression.js';
 export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
 export {
@@ -175,7 +176,7 @@ export {
 } from './model/formatMessages.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { checkAgentOptions } from './options/checkAgentOptions.js';
-export { checkOptions, suggestOption } from './options/checkOptions.js';
+export { checkOptions, optionNames, suggestOption } from './options/checkOptions.js';
 export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js';
 export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
 export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';
@@ -184,6 +185,7 @@ export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
+export { AGENT_NAME_KEY, type LoadStateOptions } from './state/stateOwner.js';
 export {
   MAX_TOOL_ARGUMENT_CHARS,
   MAX_TOOL_ARGUMENT_DEPTH,
@@ -213,6 +215,7 @@ export {
   type ToolValue,
   tool,
 } from './tool/tool.js';
+export { toolErrorOf, withToolError } from './tool/toolErrorOf.js';
 export { Toolkit, type ToolkitOptions } from './tool/toolkit.js';
 export {
   DEFAULT_MAX_RESULT_CHARS,

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { InvalidArgumentError, type JsonObject, type Tool } from '@rxagent/core';
+import { checkOptions, InvalidArgumentError, type JsonObject, type Tool } from '@rxagent/core';
 import { McpConnectionError } from './mcpConnectionError.js';
 import type { McpServer, McpToolsetOptions } from './mcpServer.js';
 import { mcpTool } from './mcpTool.js';
@@ -71,6 +71,11 @@ export class McpToolset {
    * connect leaves no child process behind.
    */
   static async connect(server: McpServer, options: McpToolsetOptions = {}): Promise<McpToolset> {
+    checkOptions(
+      options,
+      ['prefix', 'timeoutMs', 'connectTimeoutMs', 'clientName'],
+      'McpToolset.connect()',
+    );
     const prefix = options.prefix ?? '';
     const timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     const connectTimeoutMs = positive(

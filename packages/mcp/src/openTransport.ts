@@ -1,7 +1,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { InvalidArgumentError } from '@rxagent/core';
+import { checkOptions, InvalidArgumentError } from '@rxagent/core';
 import type { McpServer } from './mcpServer.js';
 
 /** Keep this much of a child's stderr, to quote when it fails to start. */
@@ -27,7 +27,11 @@ export function openTransport(server: McpServer): OpenedTransport {
       'McpToolset.connect(): expected { command, args?, env? } or { url }.',
     );
   }
-  if ('url' in server) return openHttp(server.url, server.headers);
+  if ('url' in server) {
+    checkOptions(server, ['url', 'headers'], 'McpToolset.connect(): server');
+    return openHttp(server.url, server.headers);
+  }
+  checkOptions(server, ['command', 'args', 'env', 'cwd'], 'McpToolset.connect(): server');
   if ('command' in server && typeof server.command === 'string' && server.command !== '') {
     const { command, args = [], env, cwd } = server;
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string')) {

@@ -203,7 +203,10 @@ export class AgentTracer {
     if (call === undefined || span === undefined) return;
     call.tools.delete(event.result.id);
     const { result } = event;
-    if (result.isError === true) {
+    if (event.error !== undefined) {
+      // The tool threw: the span records the error itself (type, message, stack).
+      markFailed(span, event.error, describeError(event.error));
+    } else if (result.isError === true) {
       const text = toolOutputText(result);
       if (text.startsWith('[interrupted]')) span.setAttribute(GenAi.interrupted, true);
       else {

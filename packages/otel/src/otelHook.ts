@@ -1,5 +1,5 @@
 import { type Context, type Tracer, trace } from '@opentelemetry/api';
-import type { Agent, Hook, HookEventType } from '@rxagent/core';
+import { type Agent, checkOptions, type Hook, type HookEventType } from '@rxagent/core';
 import { AgentTracer } from './agentTracer.js';
 
 /** Options of `otelHook`. */
@@ -67,6 +67,7 @@ const TRACED_EVENTS: readonly HookEventType[] = [
  * ```
  */
 export function otelHook(options: OtelHookOptions = {}): OtelHook {
+  checkOptions(options, ['tracer', 'captureContent', 'providerName', 'priority'], 'otelHook');
   const tracer = options.tracer ?? trace.getTracer('@rxagent/otel', '0.1.0');
   const tracing = new AgentTracer({
     tracer,

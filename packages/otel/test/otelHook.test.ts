@@ -222,14 +222,16 @@ describe('otelHook', () => {
     expect(tracing.parentName(chats[1]!)).toBe('invoke_agent assistant');
   });
 
-  it('marks a failed tool run as an error span while the call goes on', async () => {
+  it('records the error a tool threw on its span, with its stack, while the call goes on', async () => {
+    class DiskFullError extends Error {
+      override readonly name = 'DiskFullError';
+    }
+    const thrown = new DiskFullError('disk full');
     const broken = tool({
       name: 'broken',
       description: 'Always throws.',
       parameters: z.object({}),
-      execute: () => {
-        throw new Error('disk full');
-      },
+      execute: () => Promise.reject(thrown),
     });
     const agent = agentWith(
       tracing,
@@ -239,9 +241,34 @@ describe('otelHook', () => {
     await ask(agent, 'try it');
     const toolSpan = tracing.span('execute_tool broken');
     expect(toolSpan.status.code).toBe(SpanStatusCode.ERROR);
-    expect(toolSpan.status.message).toContain('disk full');
-    expect(toolSpan.attributes['error.type']).toBe('tool_error');
+    expect(toolSpan.status.message).toBe('disk full');
+    expect(toolSpan.attributes['error.type']).toBe('DiskFullError');
+    const exception = toolSpan.events.find((e) => e.name === 'exception');
+    expect(exception?.attributes).toMatchObject({
+      'exception.type': 'DiskFullError',
+      'exception.message': 'disk full',
+      'exception.stacktrace': thrown.stack,
+    });
     expect(tracing.span('invoke_agent assistant').status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('marks a tool error result that no throw made (bad arguments) with error.type tool_error', async () => {
+    const strict = tool({
+      name: 'strict',
+      description: 'Needs a count.',
+      parameters: z.object({ count: z.number() }),
+      execute: ({ count }) => `${count}`,
+    });
+    const agent = agentWith(
+      tracing,
+      [{ toolCalls: [{ id: 'call_s', name: 'strict', arguments: { count: 'x' } }] }, 'It failed.'],
+      { tools: new Toolkit([strict]) },
+    );
+    await ask(agent, 'try it');
+    const toolSpan = tracing.span('execute_tool strict');
+    expect(toolSpan.status.code).toBe(SpanStatusCode.ERROR);
+    expect(toolSpan.attributes['error.type']).toBe('tool_error');
+    expect(toolSpan.events.filter((e) => e.name === 'exception')).toEqual([]);
   });
 
   it('marks an interrupted call and the tool run it cut with rxagent.interrupted', async () => {

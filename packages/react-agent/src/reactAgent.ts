@@ -27,7 +27,7 @@ import { runReactLoop } from './loop/reactLoop.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
-import type { ReActAgentOptions } from './reactAgentOptions.js';
+import { REACT_AGENT_OPTION_KEYS, type ReActAgentOptions } from './reactAgentOptions.js';
 import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
   type ReasoningOutcome,
@@ -57,6 +57,12 @@ import { summaryStep } from './reasoning/summaryStep.js';
  * ```
  */
 export class ReActAgent extends AgentBase {
+  /**
+   * The option names ReActAgent adds (see `ReActAgentOptions`): any other key is a TypeError
+   * naming it and the likely right one (`tools` → `toolkit`, `instructions` → `sysPrompt`).
+   */
+  static override readonly optionKeys: readonly string[] = REACT_AGENT_OPTION_KEYS;
+
   /**
    * The conversation: `options.memory` (default an `InMemoryMemory`) behind a
    * `StoreOnceMemory`, so each Msg is stored once whatever that Memory does.
@@ -98,6 +104,13 @@ export class ReActAgent extends AgentBase {
 
   protected override defaultSystemPrompt(): string {
     return this.sysPrompt;
+  }
+
+  /** Makes the messages named `from` in memory (that agent's replies and tool results) this agent's. */
+  protected override renameSpeaker(from: string, to: string): void {
+    const messages = this.memory.messages();
+    if (!messages.some((msg) => msg.name === from)) return;
+    this.memory.replace(messages.map((msg) => (msg.name === from ? { ...msg, name: to } : msg)));
   }
 
   /**

@@ -1,10 +1,11 @@
-import type {
-  AgentBaseOptions,
-  ChatModel,
-  Formatter,
-  Memory,
-  ModelOptions,
-  Toolkit,
+import {
+  type AgentBaseOptions,
+  type ChatModel,
+  type Formatter,
+  type Memory,
+  type ModelOptions,
+  optionNames,
+  type Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
 import type { ContextOptions } from './loop/contextOptions.js';
@@ -56,3 +57,24 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    */
   readonly maxInputChars?: number;
 }
+
+/** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
+export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof AgentBaseOptions>>(
+  {
+    sysPrompt: true,
+    model: true,
+    toolkit: true,
+    memory: true,
+    maxIters: true,
+    maxToolFailures: true,
+    parallelToolCalls: true,
+    toolConcurrency: true,
+    dedupeToolCalls: true,
+    modelOptions: true,
+    formatter: true,
+    finishGuard: true,
+    handoffs: true,
+    context: true,
+    maxInputChars: true,
+  },
+);

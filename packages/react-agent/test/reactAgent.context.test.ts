@@ -48,7 +48,7 @@ describe('ReActAgent context', () => {
     ]);
   });
 
-  it('never splits a tool call from its result and keeps the newest keepRecent messages', async () => {
+  it('never splits a tool call from its result and keeps the question and keepRecent messages after it', async () => {
     const compressions: Array<{ replaced: readonly Msg[]; memory: readonly Msg[] }> = [];
     const { agent, server } = await harness(script(), {
       toolkit: new Toolkit([pageTool()]),
@@ -65,7 +65,10 @@ describe('ReActAgent context', () => {
     expect(compressions.length).toBeGreaterThan(0);
     for (const { replaced, memory } of compressions) {
       const kept = memory.slice(replaced.length);
-      expect(kept.length).toBeGreaterThanOrEqual(5);
+      // The call's question is kept, with every message after it (fewer than keepRecent here).
+      const question = kept.findLastIndex((m) => m.role === 'user' && m.name === 'user');
+      expect(textOf(kept[question]!)).toMatch(/^Topic \d$/);
+      expect(kept.length - question - 1).toBeLessThan(5);
       expect(kept[0]!.role).not.toBe('tool');
       const callIds = new Set(
         replaced.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))),

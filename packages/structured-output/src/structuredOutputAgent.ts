@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   isJsonObject,
   type Msg,
+  optionNames,
   StructuredOutputError,
   type StructuredOutputSchema,
   ToolError,
@@ -82,6 +83,11 @@ const PAUSED = new Set(['tool_calls_stopped', 'acting_stopped', 'approval_requir
  * ```
  */
 export class StructuredOutputAgent extends ReActAgent {
+  /** The option names StructuredOutputAgent adds to ReActAgent's. */
+  static override readonly optionKeys: readonly string[] = optionNames<
+    Omit<StructuredOutputAgentOptions, keyof ReActAgentOptions>
+  >({ reminder: true, maxStructuredRetries: true });
+
   readonly reminder: StructuredOutputReminder;
   readonly maxStructuredRetries: number;
   readonly #pending = new WeakMap<CallContext, StructuredCall>();

@@ -23,6 +23,8 @@ export function reasonLines(msg: Msg, style: Style): string[] {
       return [style.yellow('↯ ended at the step limit')];
     case 'tool_failures':
       return [style.yellow('↯ ended after repeated tool failures')];
+    case 'length':
+      return [style.yellow('✂ answer cut at the output-token limit')];
     case 'structured_output': {
       const response = compactJson(msg.metadata['response']);
       return [`${style.green('◆ structured response')} ${truncate(response, 2 * LINE_LIMIT)}`];

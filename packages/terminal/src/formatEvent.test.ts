@@ -294,6 +294,14 @@ describe('formatEvent', () => {
     expect(render([reply(ended)]).text).toContain('↯ ended after repeated tool failures\n');
   });
 
+  it('says when the answer was cut at the output-token limit', () => {
+    const cut = assistantMsg('The first half', {
+      name: 'bot',
+      metadata: { generateReason: 'length' },
+    });
+    expect(render([reply(cut)]).text).toContain('✂ answer cut at the output-token limit\n');
+  });
+
   it('prints the typed object of a structured reply', () => {
     const final = assistantMsg('{"total":3}', {
       name: 'bot',

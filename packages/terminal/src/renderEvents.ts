@@ -1,7 +1,10 @@
-import type { AgentEvent } from '@rxagent/core';
+import { type AgentEvent, checkOptions } from '@rxagent/core';
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
 import { shouldColor } from './style.js';
 import { TerminalRenderer } from './terminalRenderer.js';
+
+/** The keys of `RenderOptions` (internal: not exported from the package). */
+export const RENDER_KEYS = ['out', 'color', 'showThinking', 'clock', 'progress'] as const;
 
 /** Options of `renderEvents`. */
 export interface RenderOptions {
@@ -47,6 +50,7 @@ export interface RenderOptions {
  * ```
  */
 export function renderEvents(options: RenderOptions = {}): MonoTypeOperatorFunction<AgentEvent> {
+  checkOptions(options, RENDER_KEYS, 'renderEvents');
   return (source) =>
     new Observable<AgentEvent>((subscriber) => {
       const out = options.out ?? process.stdout;

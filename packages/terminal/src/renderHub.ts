@@ -1,5 +1,5 @@
-import type { AgentBase, Hook, HookEvent } from '@rxagent/core';
-import type { RenderOptions } from './renderEvents.js';
+import { type AgentBase, checkOptions, type Hook, type HookEvent } from '@rxagent/core';
+import { RENDER_KEYS, type RenderOptions } from './renderEvents.js';
 import { shouldColor, styleFor } from './style.js';
 import { TerminalRenderer } from './terminalRenderer.js';
 
@@ -38,6 +38,7 @@ export type RenderedAgents = readonly AgentBase[] | { readonly participants: rea
  * ```
  */
 export function renderHub(agents: RenderedAgents, options: RenderHubOptions = {}): () => void {
+  checkOptions(options, [...RENDER_KEYS, 'muted', 'priority'], 'renderHub');
   const list = 'participants' in agents ? agents.participants : agents;
   const out = options.out ?? process.stdout;
   const muted = options.muted ?? (() => false);

@@ -1,3 +1,5 @@
+import { checkOptions } from '@rxagent/core';
+
 /**
  * What the renderer remembers between events. Immutable: `formatEvent` returns the next
  * state, so the core stays a pure function that tests drive without a terminal.
@@ -33,6 +35,7 @@ export interface RenderStateOptions {
 
 /** The state before the first event: no colour, thinking hidden, started at 0 unless given. */
 export function initialRenderState(options: RenderStateOptions = {}): RenderState {
+  checkOptions(options, ['color', 'showThinking', 'startedAt'], 'initialRenderState');
   return {
     color: options.color ?? false,
     showThinking: options.showThinking ?? false,

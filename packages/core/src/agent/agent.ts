@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
+import type { LoadStateOptions } from '../state/stateOwner.js';
 import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 
 /**
@@ -24,6 +25,9 @@ export interface Agent {
   interrupt(message?: Msg, source?: InterruptContext['source']): void;
   /** The agent's whole state, JSON-only. */
   stateDict(): JsonObject;
-  /** Restores a state from `stateDict()`. */
-  loadStateDict(state: JsonObject): void;
+  /**
+   * Restores a state from `stateDict()`; one saved by an agent of another name needs
+   * `{ rename: true }`.
+   */
+  loadStateDict(state: JsonObject, options?: LoadStateOptions): void;
 }

@@ -73,24 +73,25 @@ function thrown(fn: () => void): unknown {
 }
 
 describe('AgentBase state', () => {
-  it('captures { version: 1, ...registered modules } in registration order', () => {
+  it('captures { version: 1, agentName, ...registered modules } in registration order', () => {
     const agent = populated();
     const state = agent.stateDict();
     expect(state).toEqual({
       version: 1,
+      agentName: agent.name,
       counter: { count: 7 },
       notes: { items: ['first', 'second "quoted"', 'ünïcödé'] },
     });
-    expect(Object.keys(state)).toEqual(['version', 'counter', 'notes']);
+    expect(Object.keys(state)).toEqual(['version', 'agentName', 'counter', 'notes']);
   });
 
-  it('gives { version: 1 } for an agent without state modules', () => {
+  it('gives { version: 1, agentName } for an agent without state modules', () => {
     class Bare extends AgentBase {
       protected doCall(): Observable<Msg> {
         return EMPTY;
       }
     }
-    expect(new Bare({ name: 'bare' }).stateDict()).toEqual({ version: 1 });
+    expect(new Bare({ name: 'bare' }).stateDict()).toEqual({ version: 1, agentName: 'bare' });
   });
 
   it('round-trips byte-identically into a fresh agent', () => {
@@ -223,5 +224,67 @@ describe('AgentBase state', () => {
     subscription.unsubscribe();
     agent.loadStateDict({ version: 1, counter: { count: 0 } });
     expect(agent.counter.count).toBe(0);
+  });
+});
+
+/** An agent that records what `renameSpeaker` was asked. */
+class Named extends AgentBase {
+  readonly counter = new Counter();
+  readonly renames: Array<[string, string]> = [];
+  constructor(name: string) {
+    super({ name });
+    this.registerState('counter', this.counter);
+  }
+  protected override renameSpeaker(from: string, to: string): void {
+    this.renames.push([from, to]);
+  }
+  protected doCall(): Observable<Msg> {
+    return of(assistantMsg('ok'));
+  }
+}
+
+describe('AgentBase state and the agent name', () => {
+  it('refuses a state saved by an agent of another name, naming both, and changes nothing', () => {
+    const alice = new Named('alice');
+    alice.counter.count = 3;
+    const bob = new Named('bob');
+    const error = thrown(() => bob.loadStateDict(alice.stateDict()));
+    expect(error).toBeInstanceOf(StateError);
+    expect(error).toMatchObject({ code: 'STATE_INVALID', path: 'agentName' });
+    expect((error as Error).message).toMatch(
+      /^bob: this state was saved by the agent "alice", not "bob"/,
+    );
+    expect((error as Error).message).toMatch(/\{ rename: true \}/);
+    expect(bob.counter.count).toBe(0);
+    expect(bob.renames).toEqual([]);
+  });
+
+  it('loads it with { rename: true } and asks the agent to make the turns its own', () => {
+    const alice = new Named('alice');
+    alice.counter.count = 3;
+    const bob = new Named('bob');
+    bob.loadStateDict(alice.stateDict(), { rename: true });
+    expect(bob.counter.count).toBe(3);
+    expect(bob.renames).toEqual([['alice', 'bob']]);
+    expect(bob.stateDict()['agentName']).toBe('bob');
+  });
+
+  it('loads a state of the same name, or one saved without a name, without renaming', () => {
+    const alice = new Named('alice');
+    alice.loadStateDict({ version: 1, agentName: 'alice', counter: { count: 1 } });
+    alice.loadStateDict({ version: 1, counter: { count: 2 } });
+    expect(alice.counter.count).toBe(2);
+    expect(alice.renames).toEqual([]);
+  });
+
+  it('rejects a non-string agentName, an unknown load option and the reserved key', () => {
+    const alice = new Named('alice');
+    expect(thrown(() => alice.loadStateDict({ version: 1, agentName: 7 }))).toMatchObject({
+      path: 'agentName',
+    });
+    expect(() => alice.loadStateDict(alice.stateDict(), { renam: true } as never)).toThrow(
+      /alice\.loadStateDict\(\): unknown option "renam" \(did you mean "rename"\?\)/,
+    );
+    expect(() => new StatefulAgent({ agentName: new Counter() })).toThrow(InvalidArgumentError);
   });
 });

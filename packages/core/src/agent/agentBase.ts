@@ -7,10 +7,11 @@ import { assertFinalMethods } from '../internal/assertFinalMethods.js';
 import { checkAgentName } from '../internal/checkAgentName.js';
 import { newId } from '../internal/newId.js';
 import { callInput, normalizeInput } from '../internal/normalizeInput.js';
-import type { JsonObject } from '../json.js';
+import { isJsonObject, type JsonObject } from '../json.js';
 import { createMsg, type Msg, userMsg } from '../message/msg.js';
 import { checkAgentOptions } from '../options/checkAgentOptions.js';
 import type { StateModule } from '../state/stateModule.js';
+import { type LoadStateOptions, renamedFrom } from '../state/stateOwner.js';
 import { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import type { Agent } from './agent.js';
@@ -194,7 +195,11 @@ export abstract class AgentBase implements Agent {
     return this.#active !== undefined;
   }
 
-  /** The agent's whole state: `{ version, ...registered modules }`. JSON-only, synchronous. */
+  /**
+   * The agent's whole state: `{ version, agentName, ...registered modules }`. JSON-only,
+   * synchronous. `agentName` is this agent's name: loading the state into an agent of
+   * another name fails unless asked to rename (see `loadStateDict`).
+   */
   stateDict(): JsonObject {
     return this.#state.stateDict();
   }
@@ -203,11 +208,25 @@ export abstract class AgentBase implements Agent {
    * Restores a state from `stateDict()`; a module whose key the state omits is left as it is.
    * Throws `AgentBusyError` while a call is in flight, and a `StateError` whose `path` names the
    * bad part (wrong version, unknown key, a part a module rejects), leaving the agent as it was.
+   * A state saved by an agent of another name is a `StateError` (path `agentName`) naming both
+   * names, since memory tells the agent's own turns from other speakers' by name; with
+   * `{ rename: true }` it loads and `renameSpeaker(savedName, this.name)` makes them this
+   * agent's.
    */
-  loadStateDict(state: JsonObject): void {
+  loadStateDict(state: JsonObject, options: LoadStateOptions = {}): void {
     if (this.#active) throw new AgentBusyError(this.name);
+    const from = isJsonObject(state) ? renamedFrom(state, this.name, options) : undefined;
     this.#state.load(state);
+    if (from !== undefined) this.renameSpeaker(from, this.name);
   }
+
+  /**
+   * Makes the turns that the agent `from` spoke in loaded state this agent's (`to`, its own
+   * name): called by `loadStateDict(state, { rename: true })` after loading a state saved by
+   * `from`. Default: nothing (AgentBase keeps no conversation); an agent with memory renames
+   * the messages named `from`.
+   */
+  protected renameSpeaker(_from: string, _to: string): void {}
 
   /** The business logic: produce the reply to `msgs`. Emit one Msg (the last one counts). */
   protected abstract doCall(msgs: Msg[], context: CallContext): Observable<Msg>;

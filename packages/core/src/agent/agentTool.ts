@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { sanitizeName } from '../model/formatMessages.js';
+import { checkOptions } from '../options/checkOptions.js';
 import { type Tool, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
@@ -44,6 +45,7 @@ const parameters = z.object({
  * Not deduplicated: the same request may get a new answer.
  */
 export function agentTool(agent: StreamingAgent, options: AgentToolOptions = {}): AgentTool {
+  checkOptions(options, ['name', 'description'], `${agent.name}.asTool()`);
   const name = options.name ?? sanitizeName(agent.name);
   const description =
     options.description ??

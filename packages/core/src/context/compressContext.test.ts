@@ -207,16 +207,54 @@ describe('compressContext', () => {
     });
   });
 
-  it('errors with ContextWindowError, before postCompress, when the compressed request still does not fit', async () => {
+  it('errors with ContextWindowError, before any hook or summary request, when what stays does not fit', async () => {
     const messages = [...history(3), userMsg('x'.repeat(8_000))];
     const { events, notify } = recorder();
+    const summaryModel = new ScriptedChatModel([{ text: 'Summary.' }]);
     const error = await firstValueFrom(
-      compressContext(options({ messages, strategy: 'drop', notify, keepRecent: 1 })),
+      compressContext(options({ messages, summaryModel, notify, keepRecent: 1 })),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContextWindowError);
     expect(error).toMatchObject({ code: 'CONTEXT_WINDOW_EXCEEDED', maxTokens: 1_000 });
     expect((error as ContextWindowError).tokens).toBeGreaterThan(1_000);
+    expect(events).toEqual([]);
+    expect(summaryModel.requests).toEqual([]);
+  });
+
+  it('errors with ContextWindowError, before postCompress, when the summary makes the request too large', async () => {
+    const messages = history(3);
+    const { events, notify } = recorder();
+    const long = new ScriptedChatModel([{ text: 'word '.repeat(2_000) }]);
+    const error = await firstValueFrom(
+      compressContext(
+        options({ messages, summaryModel: long, notify, maxTokens: 300, keepRecent: 1 }),
+      ),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextWindowError);
     expect(events.map((e) => e.type)).toEqual(['preCompress']);
+  });
+
+  it('never replaces the pinned messages, and keepRecent counts after them', async () => {
+    const messages = history(10);
+    const question = messages[4]!;
+    const result = await firstValueFrom(
+      compressContext(
+        options({
+          messages,
+          strategy: 'drop',
+          keepRecent: 2,
+          maxTokens: 600,
+          pinned: [question.id],
+        }),
+      ),
+    );
+    expect(result.compressed).toBe(true);
+    if (!result.compressed) return;
+    expect(result.replaced).not.toContain(question);
+    expect(result.kept[0]).toBe(question);
+    expect(result.replaced).toContain(messages[5]);
+    expect(result.kept.slice(-2)).toEqual(messages.slice(-2));
+    expect(result.tokensAfter).toBeLessThanOrEqual(600);
   });
 
   it('errors with ContextWindowError when no message can be replaced', async () => {

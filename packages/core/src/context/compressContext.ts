@@ -6,6 +6,7 @@ import type { Msg } from '../message/msg.js';
 import type { ChatChunk, ChatModel, ToolSchema, Usage } from '../model/chatModel.js';
 import { ChatResponseAccumulator } from '../model/chatResponse.js';
 import type { Formatter } from '../model/formatMessages.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import {
   type CompressionInfo,
   dropMarkerMsg,
@@ -14,7 +15,12 @@ import {
 } from './compressedMsg.js';
 import type { ContextRequest, TokenCounter } from './contextRequest.js';
 import { estimateTokens } from './estimateTokens.js';
-import { type CompressionPlan, DEFAULT_KEEP_RECENT, planCompression } from './planCompression.js';
+import {
+  type CompressionPlan,
+  DEFAULT_KEEP_RECENT,
+  planCompression,
+  withSummary,
+} from './planCompression.js';
 import { summaryRequest } from './summaryRequest.js';
 
 /** How the oldest messages are replaced: by a model-written summary, or by a drop marker. */
@@ -30,8 +36,13 @@ export interface CompressContextOptions {
   readonly tools: readonly ToolSchema[];
   /** The most tokens a request may count. */
   readonly maxTokens: number;
-  /** The newest messages always kept (default 6). */
+  /** The newest messages always kept (default 6), counted after the `pinned` ones. */
   readonly keepRecent?: number;
+  /**
+   * Ids of messages never replaced whatever the strategy: the running call's input (the
+   * question being worked on). See `planCompression`.
+   */
+  readonly pinned?: Iterable<string>;
   /** Default `'summarize'`. */
   readonly strategy?: CompressionStrategy;
   /** Writes the summary (required for `'summarize'`; the agent passes its own model by default). */
@@ -54,6 +65,25 @@ export interface CompressContextOptions {
   readonly model?: string;
 }
 
+const COMPRESS_KEYS = optionNames<CompressContextOptions>({
+  agent: true,
+  model: true,
+  messages: true,
+  systemPrompt: true,
+  tools: true,
+  maxTokens: true,
+  keepRecent: true,
+  pinned: true,
+  strategy: true,
+  summaryModel: true,
+  countTokens: true,
+  targetTokens: true,
+  notify: true,
+  signal: true,
+  formatter: true,
+  selfName: true,
+});
+
 /** What `compressContext` decided. */
 export type ContextCompression =
   | {
@@ -65,7 +95,7 @@ export type ContextCompression =
       readonly compressed: true;
       /** The oldest messages, to be replaced by `summary`. */
       readonly replaced: readonly Msg[];
-      /** The messages that stay after `summary`. */
+      /** The messages that stay, in order (the pinned ones among them). */
       readonly kept: readonly Msg[];
       /** The replacement: user role, `name: 'system'`, `metadata.compressed`. */
       readonly summary: Msg;
@@ -78,8 +108,8 @@ export type ContextCompression =
 /**
  * Makes the next request fit the context window. Counts the request (system prompt,
  * `messages`, tools); when it counts more than `maxTokens`, plans which of the oldest
- * messages to replace (`planCompression`: the newest `keepRecent` stay, tool calls stay
- * with their results), runs `preCompress` hooks, writes the replacement (a summary from one
+ * messages to replace (`planCompression`: the `pinned` messages and the newest `keepRecent`
+ * after them stay, tool calls stay with their results), runs `preCompress` hooks, writes the replacement (a summary from one
  * tool-less request to `summaryModel`, or a drop marker), counts again, and runs
  * `postCompress` hooks (which may replace the summary; it is then counted again).
  *
@@ -98,11 +128,16 @@ export function compressContext(options: CompressContextOptions): Observable<Con
     if (tokens <= options.maxTokens) return of<ContextCompression>({ compressed: false, tokens });
     const plan = planCompression(options.messages, {
       keepRecent: settings.keepRecent,
+      ...(options.pinned !== undefined && { pinned: options.pinned }),
       targetTokens: settings.targetTokens,
       countKept: settings.count,
     });
     if (plan === undefined) return throwError(() => nothingToCompress(options, tokens, settings));
-    return new Compression(options, settings, plan, tokens).run();
+    const compression = new Compression(options, settings, plan, tokens);
+    // What stays counts too much even without a summary: fail before any summary request.
+    const keptTokens = settings.count(plan.kept);
+    if (keptTokens > options.maxTokens) return throwError(() => compression.tooLarge(keptTokens));
+    return compression.run();
   });
 }
 
@@ -114,6 +149,7 @@ interface Settings {
 }
 
 function settle(options: CompressContextOptions): Settings {
+  checkOptions(options, COMPRESS_KEYS, 'compressContext()');
   const { maxTokens, strategy = 'summarize', keepRecent = DEFAULT_KEEP_RECENT } = options;
   if (!(Number.isInteger(maxTokens) && maxTokens > 0)) {
     throw new InvalidArgumentError(
@@ -216,8 +252,8 @@ class Compression {
 
   /** `msg` with its final `metadata.compressed`; errors when the request still does not fit. */
   #stamped(msg: Msg): Msg {
-    const tokensAfter = this.settings.count([msg, ...this.plan.kept]);
-    if (tokensAfter > this.options.maxTokens) throw this.#stillTooLarge(tokensAfter);
+    const tokensAfter = this.settings.count(withSummary(this.plan, msg));
+    if (tokensAfter > this.options.maxTokens) throw this.tooLarge(tokensAfter);
     return withCompressionInfo(msg, {
       count: this.plan.replaced.length,
       tokensBefore: this.tokensBefore,
@@ -255,7 +291,8 @@ class Compression {
     return this.options.notify === undefined ? of(event) : this.options.notify(event);
   }
 
-  #stillTooLarge(tokens: number): ContextWindowError {
+  /** The error when the compressed request still counts `tokens`, more than `maxTokens`. */
+  tooLarge(tokens: number): ContextWindowError {
     const { maxTokens } = this.options;
     return new ContextWindowError(
       `The request counts ${tokens} tokens even after compressing the ${this.plan.replaced.length} oldest messages, more than context.maxTokens ${maxTokens}; nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent (${this.settings.keepRecent}), or shorten the system prompt, tool schemas or the newest messages.`,
@@ -281,7 +318,7 @@ function nothingToCompress(
   settings: Settings,
 ): ContextWindowError {
   return new ContextWindowError(
-    `The request counts ${tokens} tokens, more than context.maxTokens ${options.maxTokens}, and none of its ${options.messages.length} messages can be compressed (keepRecent ${settings.keepRecent} keeps them, or a tool call and its results span them); nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent, or shorten the system prompt, tool schemas or the newest messages.`,
+    `The request counts ${tokens} tokens, more than context.maxTokens ${options.maxTokens}, and none of its ${options.messages.length} messages can be compressed (the call's input and keepRecent ${settings.keepRecent} keep them, or a tool call and its results span them); nothing was sent and memory is unchanged. Raise maxTokens, lower keepRecent, or shorten the system prompt, tool schemas or the newest messages.`,
     tokens,
     options.maxTokens,
   );

@@ -5,7 +5,7 @@ import { formatMessages } from '../model/formatMessages.js';
 import { validateChatRequest } from '../testing/validateChatRequest.js';
 import { applyCompression } from './applyCompression.js';
 import { summaryMsg } from './compressedMsg.js';
-import { cutPoints, planCompression } from './planCompression.js';
+import { cutPoints, planCompression, withSummary } from './planCompression.js';
 
 /** mulberry32: a small seeded generator, so every run checks the same conversations. */
 function rng(seed: number): () => number {
@@ -153,6 +153,7 @@ describe('planCompression', () => {
     expect(planCompression(msgs, { keepRecent: 1 })).toEqual({
       replaced: msgs.slice(0, 3),
       kept: msgs.slice(3),
+      summaryAt: 0,
     });
   });
 
@@ -182,6 +183,91 @@ describe('planCompression', () => {
     expect(planCompression(msgs)?.kept).toHaveLength(6);
     expect(() => planCompression(msgs, { keepRecent: -1 })).toThrow(/keepRecent/);
     expect(() => planCompression(msgs, { keepRecent: 1.5 })).toThrow(/keepRecent/);
+  });
+});
+
+describe('planCompression with pinned messages', () => {
+  it('never replaces the pinned question and counts keepRecent after it (1,000 random conversations)', () => {
+    const random = rng(20_261_202);
+    let planned = 0;
+    let afterQuestion = 0;
+    for (let sample = 0; sample < 1_000; sample++) {
+      const msgs = conversation(random);
+      const questions = msgs.filter((m) => m.role === 'user' && m.name === 'user');
+      const question = questions[Math.floor(random() * questions.length)]!;
+      const at = msgs.indexOf(question);
+      const keepRecent = Math.floor(random() * 5);
+      const plan = planCompression(msgs, { keepRecent, pinned: [question.id] });
+      if (plan === undefined) continue;
+      planned++;
+      expect(plan.replaced).not.toContain(question);
+      expect(plan.kept).toContain(question);
+      expect([...plan.replaced, ...plan.kept].map((m) => m.id).sort()).toEqual(
+        msgs.map((m) => m.id).sort(),
+      );
+      const after = msgs.slice(at + 1);
+      const keptAfter = Math.min(keepRecent, after.length);
+      expect(plan.kept.slice(plan.kept.length - keptAfter)).toEqual(
+        after.slice(after.length - keptAfter),
+      );
+      if (plan.replaced.some((m) => msgs.indexOf(m) > at)) afterQuestion++;
+      expect(pairsKeptTogether(plan.kept)).toBe(true);
+      expect(pairsKeptTogether(plan.replaced)).toBe(true);
+      const next = withSummary(plan, marker);
+      expect(wireProblem(next)).toBeUndefined();
+      const later = userMsg('arrived meanwhile');
+      expect(applyCompression([...msgs, later], plan.replaced, marker)).toEqual([...next, later]);
+    }
+    expect(planned).toBeGreaterThan(500);
+    expect(afterQuestion).toBeGreaterThan(50);
+  });
+
+  it('replaces the oldest steps after the question, the summary following it', () => {
+    const question = userMsg('Find the price');
+    const msgs = [
+      question,
+      assistantMsg([use('c1')], { name: 'bot' }),
+      toolMsg('c1'),
+      assistantMsg([use('c2')], { name: 'bot' }),
+      toolMsg('c2'),
+      assistantMsg([use('c3')], { name: 'bot' }),
+      toolMsg('c3'),
+    ];
+    const plan = planCompression(msgs, { keepRecent: 2, pinned: [question.id] })!;
+    expect(plan.replaced).toEqual(msgs.slice(1, 5));
+    expect(withSummary(plan, marker)).toEqual([question, marker, ...msgs.slice(5)]);
+    // Without the pin the question would go first.
+    expect(planCompression(msgs, { keepRecent: 2 })?.replaced[0]).toBe(question);
+  });
+
+  it('replaces what precedes the question first, whatever keepRecent, the summary first', () => {
+    const old = [userMsg('Hi'), assistantMsg('Hello', { name: 'bot' })];
+    const question = userMsg('Find the price');
+    const msgs = [...old, question, assistantMsg([use('c1')], { name: 'bot' }), toolMsg('c1')];
+    const plan = planCompression(msgs, { keepRecent: 6, pinned: [question.id] })!;
+    expect(plan.replaced).toEqual(old);
+    expect(withSummary(plan, marker)).toEqual([marker, ...msgs.slice(2)]);
+    const tight = planCompression(msgs, { keepRecent: 0, pinned: [question.id] })!;
+    expect(tight.replaced).toEqual([...old, ...msgs.slice(3)]);
+    expect(withSummary(tight, marker)).toEqual([marker, question]);
+  });
+
+  it('keeps a tool call whose result the pinned input holds, and the pinned run whole', () => {
+    const call = assistantMsg([use('c1')], { name: 'bot' });
+    const answer = createMsg({
+      name: 'user',
+      role: 'user',
+      content: [res('c1'), { type: 'text', text: 'and go on' }],
+    });
+    const msgs = [userMsg('q'), call, answer, assistantMsg('ok', { name: 'bot' })];
+    const plan = planCompression(msgs, { keepRecent: 0, pinned: [answer.id] })!;
+    expect(plan.replaced).toEqual(msgs.slice(0, 1));
+    expect(plan.kept).toEqual(msgs.slice(1));
+    expect(planCompression(msgs, { keepRecent: 0, pinned: [msgs[0]!.id, answer.id] })).toEqual({
+      replaced: msgs.slice(3),
+      kept: msgs.slice(0, 3),
+      summaryAt: 3,
+    });
   });
 });
 

@@ -1,13 +1,23 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 
 /** How many of the newest messages compression keeps by default. */
 export const DEFAULT_KEEP_RECENT = 6;
 
 /** Options of `planCompression`. */
 export interface CompressionPlanOptions {
-  /** The newest messages that are always kept (default 6). */
+  /**
+   * The newest messages that are always kept (default 6). With `pinned`, they are counted
+   * after the pinned messages.
+   */
   readonly keepRecent?: number;
+  /**
+   * Ids of messages that are never replaced: the running call's input, the question being
+   * worked on. They are kept in place as one run (from the first of them in `messages` to the
+   * last); ids not in `messages` are ignored.
+   */
+  readonly pinned?: Iterable<string>;
   /**
    * Replace only as many of the oldest messages as it takes for `countKept` of what remains
    * to be at most this; without it (or when no cut reaches it), replace all it may.
@@ -17,12 +27,33 @@ export interface CompressionPlanOptions {
   readonly countKept?: (kept: readonly Msg[]) => number;
 }
 
+const PLAN_KEYS = optionNames<CompressionPlanOptions>({
+  keepRecent: true,
+  pinned: true,
+  targetTokens: true,
+  countKept: true,
+});
+
 /** Which of the oldest messages to replace, and what stays. */
 export interface CompressionPlan {
   /** The oldest messages, to be replaced by one message; never empty. */
   readonly replaced: readonly Msg[];
-  /** The rest, newest last: at least the newest `keepRecent` messages. */
+  /**
+   * The rest, in order: the pinned messages and at least the newest `keepRecent` messages
+   * after them.
+   */
   readonly kept: readonly Msg[];
+  /**
+   * Where the replacement goes in `kept`: in place of the oldest message it replaces (0 when
+   * the replaced messages start the conversation, else right after the pinned run).
+   */
+  readonly summaryAt: number;
+}
+
+/** The conversation after `plan`: `summary` at its place among the kept messages. */
+export function withSummary(plan: CompressionPlan, summary: Msg): Msg[] {
+  const { kept, summaryAt } = plan;
+  return [...kept.slice(0, summaryAt), summary, ...kept.slice(summaryAt)];
 }
 
 /**
@@ -32,22 +63,86 @@ export interface CompressionPlan {
  * holding their results go together), and the kept part never starts with a tool result.
  * With `targetTokens`, it replaces the fewest messages that bring `countKept` under the
  * target (a binary search: `countKept` runs O(log n) times); otherwise, or when none does,
- * as many as it may. Returns `undefined` when no message can be replaced. Pure.
+ * as many as it may. With `pinned`, those messages are never replaced: the oldest messages
+ * before them go first, then those after them except the newest `keepRecent`. Returns
+ * `undefined` when no message can be replaced. Pure.
  */
 export function planCompression(
   messages: readonly Msg[],
   options: CompressionPlanOptions = {},
 ): CompressionPlan | undefined {
+  checkOptions(options, PLAN_KEYS, 'planCompression()');
   const keepRecent = options.keepRecent ?? DEFAULT_KEEP_RECENT;
   if (!(Number.isInteger(keepRecent) && keepRecent >= 0)) {
     throw new InvalidArgumentError(
       `planCompression: keepRecent must be a whole number of messages (0 or more), got ${String(keepRecent)}.`,
     );
   }
-  const cuts = cutPoints(messages).filter((cut) => cut <= messages.length - keepRecent);
+  const run = pinnedRun(messages, options.pinned);
+  if (run === undefined) {
+    const cuts = cutPoints(messages).filter((cut) => cut <= messages.length - keepRecent);
+    if (cuts.length === 0) return undefined;
+    const cut = chooseCut(cuts, (at) => messages.slice(at), options);
+    return { replaced: messages.slice(0, cut), kept: messages.slice(cut), summaryAt: 0 };
+  }
+  // The conversation without the pinned run: its cuts up to `before` replace only messages
+  // before the run; a larger cut also replaces the oldest messages after it.
+  const [start, end] = run;
+  const pinned = messages.slice(start, end);
+  const rest = [...messages.slice(0, start), ...messages.slice(end)];
+  const before = start;
+  const after = messages.length - end;
+  const limit = Math.min(before + Math.max(0, after - keepRecent), pairedWithPinned(rest, pinned));
+  const cuts = cutPoints(rest).filter((cut) => cut <= limit);
   if (cuts.length === 0) return undefined;
-  const cut = chooseCut(messages, cuts, options);
-  return { replaced: messages.slice(0, cut), kept: messages.slice(cut) };
+  const keptAt = (cut: number): Msg[] =>
+    cut <= before
+      ? [...rest.slice(cut, before), ...pinned, ...rest.slice(before)]
+      : [...pinned, ...rest.slice(cut)];
+  const cut = chooseCut(cuts, keptAt, options);
+  return {
+    replaced: rest.slice(0, cut),
+    kept: keptAt(cut),
+    summaryAt: cut <= before || before > 0 ? 0 : pinned.length,
+  };
+}
+
+/**
+ * The index of the first message of `rest` holding a tool call whose result is pinned, or a
+ * result of a pinned tool call (it must stay with its pair), else `rest.length`.
+ */
+function pairedWithPinned(rest: readonly Msg[], pinned: readonly Msg[]): number {
+  const ids = new Set<string>();
+  for (const msg of pinned) {
+    for (const block of msg.content) {
+      if (block.type === 'tool_use' || block.type === 'tool_result') ids.add(block.id);
+    }
+  }
+  if (ids.size === 0) return rest.length;
+  const at = rest.findIndex((msg) =>
+    msg.content.some(
+      (block) => (block.type === 'tool_use' || block.type === 'tool_result') && ids.has(block.id),
+    ),
+  );
+  return at < 0 ? rest.length : at;
+}
+
+/** The index range `[start, end)` from the first pinned message to the last, if any. */
+function pinnedRun(
+  messages: readonly Msg[],
+  pinned: Iterable<string> | undefined,
+): [number, number] | undefined {
+  if (pinned === undefined) return undefined;
+  const ids = new Set(pinned);
+  if (ids.size === 0) return undefined;
+  let start = -1;
+  let end = -1;
+  messages.forEach((msg, index) => {
+    if (!ids.has(msg.id)) return;
+    if (start < 0) start = index;
+    end = index + 1;
+  });
+  return start < 0 ? undefined : [start, end];
 }
 
 /**
@@ -86,8 +181,8 @@ function startsWithResult(msg: Msg): boolean {
 
 /** The smallest cut whose remainder counts at most `targetTokens`, else the largest cut. */
 function chooseCut(
-  messages: readonly Msg[],
   cuts: readonly number[],
+  keptAt: (cut: number) => readonly Msg[],
   options: CompressionPlanOptions,
 ): number {
   const largest = cuts[cuts.length - 1]!;
@@ -96,10 +191,10 @@ function chooseCut(
   // Removing more never makes the remainder count more, so the fitting cuts are a suffix.
   let low = 0;
   let high = cuts.length - 1;
-  if (countKept(messages.slice(largest)) > targetTokens) return largest;
+  if (countKept(keptAt(largest)) > targetTokens) return largest;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (countKept(messages.slice(cuts[middle])) <= targetTokens) high = middle;
+    if (countKept(keptAt(cuts[middle]!)) <= targetTokens) high = middle;
     else low = middle + 1;
   }
   return cuts[low]!;

@@ -122,6 +122,13 @@ export interface PostActingEvent extends EventBase, Stoppable {
   /** Set when the framework, not the tool, produced the result (e.g. `duplicate`). */
   readonly resultKind?: ToolResultKind;
   /**
+   * The error the tool threw (or its Promise rejected, or its Observable errored with) when
+   * `result` is the error result made from it: its name, message and stack for logging and
+   * tracing, while the model gets only `result`'s text. Never stored (memory and state stay
+   * JSON). Absent for every other result.
+   */
+  readonly error?: unknown;
+  /**
    * Metadata for the tool-result Msg that stores `result`: a hook sets or extends it (assign
    * a new object, e.g. `{ ...event.metadata, redactions: 2 }`), and the agent merges it into
    * that Msg's `metadata`. Absent until a hook sets it.

@@ -1,3 +1,5 @@
+import { checkOptions } from '../options/checkOptions.js';
+
 /** A kind of secret: every match of `pattern` is replaced by `[REDACTED:<label>]`. */
 export interface SecretPattern {
   readonly label: string;
@@ -58,6 +60,7 @@ export function redactSecrets(
     readonly patterns?: readonly SecretPattern[];
   } = {},
 ): Redacted {
+  checkOptions(options, ['secrets', 'patterns'], 'redactSecrets');
   let count = 0;
   let redacted = text;
   const apply = (pattern: RegExp, replacement: string): void => {

@@ -1,4 +1,5 @@
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import { checkOptions } from '../options/checkOptions.js';
 import type { Hook } from './hook.js';
 import { type Redacted, redactSecrets, type SecretPattern } from './redactSecrets.js';
 
@@ -33,6 +34,11 @@ export interface RedactSecretsOptions {
  * ```
  */
 export function redactSecretsHook(options: RedactSecretsOptions = {}): Hook {
+  checkOptions(
+    options,
+    ['envVars', 'env', 'patterns', 'priority', 'onRedact'],
+    'redactSecretsHook',
+  );
   const env = options.env ?? (typeof process === 'undefined' ? {} : process.env);
   const secrets: Array<readonly [string, string]> = [];
   for (const name of options.envVars ?? []) {

@@ -18,6 +18,7 @@ import { AgentBase } from '../agent/agentBase.js';
 import { InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { Msg } from '../message/msg.js';
+import { checkOptions } from '../options/checkOptions.js';
 
 /** Options of `new MsgHub()` and `msgHub()`. */
 export interface MsgHubOptions {
@@ -53,6 +54,7 @@ export class MsgHub {
         'new MsgHub(options): options must be an object with participants.',
       );
     }
+    checkOptions(options, ['participants', 'announcement', 'autoBroadcast', 'name'], 'MsgHub');
     this.name = options.name ?? 'msghub';
     this.#announcement = options.announcement;
     this.#autoBroadcast = options.autoBroadcast ?? true;

@@ -1,6 +1,13 @@
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
 import { type Msg, userMsg } from '../message/msg.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
+
+const CALL_OPTION_KEYS = optionNames<CallOptions>({
+  signal: true,
+  structuredOutput: true,
+  maxIters: true,
+});
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
 export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: string): Msg[] {
@@ -24,7 +31,7 @@ export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: 
 /**
  * The input of `agent.call()` as an array of Msgs (a string is one user message); throws `UnsupportedStructuredOutputError`
  * when structured output is asked of an agent without it, `InvalidArgumentError` for input
- * that is not a Msg.
+ * that is not a Msg, a TypeError for an unknown key of `options`.
  */
 export function callInput(
   agent: { readonly name: string; readonly constructor: { readonly name: string } },
@@ -32,6 +39,7 @@ export function callInput(
   options: CallOptions,
   supportsStructuredOutput: boolean,
 ): Msg[] {
+  checkOptions(options, CALL_OPTION_KEYS, `${agent.name}.call()`);
   if (options.structuredOutput !== undefined && !supportsStructuredOutput)
     throw new UnsupportedStructuredOutputError(agent.constructor.name);
   if (typeof input === 'string') return [userMsg(input)];

@@ -1,5 +1,6 @@
 import { flatString, newId } from '../internal/newId.js';
 import type { JsonObject } from '../json.js';
+import { checkOptions } from '../options/checkOptions.js';
 import type { ContentBlock } from './contentBlock.js';
 
 /** Who produced a message, in the chat-completion sense. */
@@ -35,8 +36,15 @@ export interface CreateMsgInit {
   readonly id?: string;
 }
 
-/** Creates a Msg, filling a fresh `id` and an ISO `timestamp`. */
+const MSG_OPTION_KEYS = new Set(['name', 'metadata', 'id']);
+const CREATE_MSG_KEYS = new Set(['name', 'role', 'content', 'metadata', 'id']);
+
+/**
+ * Creates a Msg, filling a fresh `id` and an ISO `timestamp`. Throws a TypeError for a key
+ * `CreateMsgInit` does not have.
+ */
 export function createMsg(init: CreateMsgInit): Msg {
+  checkOptions(init, CREATE_MSG_KEYS, 'createMsg()');
   return {
     id: init.id === undefined ? newId() : flatString(init.id),
     name: init.name,
@@ -50,6 +58,7 @@ export function createMsg(init: CreateMsgInit): Msg {
 
 /** A user message (`name` defaults to `"user"`). */
 export function userMsg(text: string, opts: MsgOptions = {}): Msg {
+  checkOptions(opts, MSG_OPTION_KEYS, 'userMsg()');
   return createMsg({ ...opts, name: opts.name ?? 'user', role: 'user', content: text });
 }
 
@@ -58,6 +67,7 @@ export function assistantMsg(
   textOrBlocks: string | readonly ContentBlock[],
   opts: MsgOptions = {},
 ): Msg {
+  checkOptions(opts, MSG_OPTION_KEYS, 'assistantMsg()');
   return createMsg({
     ...opts,
     name: opts.name ?? 'assistant',
@@ -68,6 +78,7 @@ export function assistantMsg(
 
 /** A system message (`name` defaults to `"system"`). */
 export function systemMsg(text: string, opts: MsgOptions = {}): Msg {
+  checkOptions(opts, MSG_OPTION_KEYS, 'systemMsg()');
   return createMsg({ ...opts, name: opts.name ?? 'system', role: 'system', content: text });
 }
 

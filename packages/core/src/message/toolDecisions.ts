@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors.js';
 import { isJsonObject } from '../json.js';
+import { checkOptions } from '../options/checkOptions.js';
 import { createMsg, type Msg } from './msg.js';
 
 /**
@@ -24,6 +25,7 @@ export interface ToolDecisions {
  * not a string, or an id is both approved and denied.
  */
 export function toolDecisions(decisions: ToolDecisions = {}): Msg {
+  checkOptions(decisions, ['approve', 'deny'], 'toolDecisions()');
   const approve = [...(decisions.approve ?? [])];
   const deny = { ...(decisions.deny ?? {}) };
   if (!approve.every((id) => typeof id === 'string'))

@@ -2,6 +2,7 @@ import { isJsonObject, type JsonObject } from '../json.js';
 import type { ContentBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import { toolOutputText } from '../message/readers.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import type {
   AssistantChatMessage,
   ChatContentPart,
@@ -26,6 +27,8 @@ export interface FormatOptions {
    */
   readonly model?: string;
 }
+
+const FORMAT_KEYS = optionNames<FormatOptions>({ systemPrompt: true, selfName: true, model: true });
 
 /**
  * Maps Msgs to the chat messages a `ChatModel` takes. `formatMessages` is the default; pass
@@ -53,6 +56,7 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  *   no results here, and a turn with no text is skipped.
  */
 export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
+  checkOptions(options, FORMAT_KEYS, 'formatMessages()');
   const out: ChatMessage[] = [];
   if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
   const callIds = new Set<string>();

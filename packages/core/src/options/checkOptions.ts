@@ -12,7 +12,7 @@ const COMMON_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   instructions: ['sysPrompt'],
   systemPrompt: ['sysPrompt'],
   system_prompt: ['sysPrompt'],
-  system: ['sysPrompt'],
+  system: ['sysPrompt', 'systemPrompt'],
   prompt: ['sysPrompt'],
   tools: ['toolkit'],
   maxIterations: ['maxIters'],
@@ -27,11 +27,40 @@ const COMMON_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   timeout: ['timeoutMs'],
   llm: ['model'],
   modelName: ['model'],
-  schema: ['parameters'],
+  systemMessage: ['sysPrompt'],
+  schema: ['parameters', 'structuredOutput'],
   inputSchema: ['parameters'],
+  args: ['parameters'],
   handler: ['execute'],
   run: ['execute'],
   fn: ['execute'],
+  func: ['execute'],
+  requiresApproval: ['needsApproval'],
+  requireApproval: ['needsApproval'],
+  approval: ['needsApproval'],
+  endpoint: ['baseURL', 'url'],
+  host: ['baseURL', 'url'],
+  key: ['apiKey'],
+  token: ['apiKey'],
+  judge: ['finishGuard'],
+  guard: ['finishGuard'],
+  responseFormat: ['structuredOutput'],
+  response_format: ['structuredOutput'],
+  abortSignal: ['signal'],
+  agents: ['participants'],
+  announce: ['announcement'],
+  members: ['participants'],
+  keep: ['keepRecent'],
+  keepLast: ['keepRecent'],
+  maxContextTokens: ['maxTokens'],
+  contextWindow: ['maxTokens'],
+  summarizer: ['summaryModel'],
+  tokenCounter: ['countTokens'],
+  retries: ['maxRetries', 'maxStructuredRetries'],
+  maxRetries: ['maxStructuredRetries'],
+  maxHops: ['maxHandoffs'],
+  parallel: ['concurrent', 'parallelToolCalls'],
+  maxConcurrency: ['concurrency', 'toolConcurrency'],
 };
 
 /** Edit distance between two short strings (insertions, deletions, substitutions). */
@@ -92,13 +121,37 @@ export function checkOptions(
   owner: string,
 ): void {
   if (options === null || typeof options !== 'object') return;
-  const names = known instanceof Set ? (known as Set<string>) : new Set(known);
-  for (const key of Object.keys(options)) {
-    if (names.has(key)) continue;
-    const suggestion = suggestOption(key, names);
+  // On hot paths (every Msg, every request): no array of keys, no Set per call.
+  const set = known instanceof Set ? (known as ReadonlySet<string>) : undefined;
+  const list = set !== undefined ? undefined : Array.isArray(known) ? known : [...known];
+  for (const key in options) {
+    if (set !== undefined ? set.has(key) : (list as readonly string[]).includes(key)) continue;
+    if (!Object.hasOwn(options, key)) continue;
+    const all = [...(set ?? (list as readonly string[]))];
+    const suggestion = suggestOption(key, all);
     const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
     throw new TypeError(
-      `${owner}: unknown option "${key}"${hint}. Known options: ${[...names].join(', ')}.`,
+      `${owner}: unknown option "${key}"${hint}. Known options: ${all.join(', ')}.`,
     );
   }
+}
+
+/**
+ * The option names of the options type `T`, each listed once as `name: true`: the compiler
+ * rejects a list that misses a key of `T` or names one `T` does not have, so an option
+ * added to the type cannot be forgotten by `checkOptions`.
+ *
+ * @example
+ * ```ts
+ * interface GreeterOptions { readonly greeting?: string; readonly loud?: boolean }
+ * const GREETER_KEYS = optionNames<GreeterOptions>({ greeting: true, loud: true });
+ * checkOptions({ greetng: 'hi' }, GREETER_KEYS, 'Greeter'); // TypeError: … did you mean "greeting"?
+ * ```
+ */
+export function optionNames<T extends object>(
+  keys: {
+    readonly [K in keyof T]-?: true;
+  },
+): readonly string[] {
+  return Object.freeze(Object.keys(keys));
 }

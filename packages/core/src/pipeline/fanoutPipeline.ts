@@ -2,6 +2,7 @@ import { catchError, defer, from, map, mergeMap, type Observable, of, toArray } 
 import type { AgentBase } from '../agent/agentBase.js';
 import { InvalidArgumentError, PipelineError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
+import { checkOptions } from '../options/checkOptions.js';
 import { checkAgents } from './checkAgents.js';
 
 /** Options of `fanoutPipeline`. */
@@ -38,6 +39,7 @@ export function fanoutPipeline(
   options: FanoutOptions = {},
 ): Observable<Msg[]> {
   return defer(() => {
+    checkOptions(options, ['concurrent', 'concurrency'], 'fanoutPipeline()');
     const list = checkAgents(agents, 'fanoutPipeline()', { allowEmpty: true });
     const limit = concurrencyOf(options);
     if (limit > 1) assertDistinct(list);

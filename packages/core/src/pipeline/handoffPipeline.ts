@@ -3,6 +3,7 @@ import type { AgentBase } from '../agent/agentBase.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import { type Msg, withMetadata } from '../message/msg.js';
+import { checkOptions } from '../options/checkOptions.js';
 import { checkAgents } from './checkAgents.js';
 import { handoffOf } from './handoffOf.js';
 
@@ -47,6 +48,7 @@ export function handoffPipeline(
   options: HandoffOptions = {},
 ): Observable<Msg> {
   return defer(() => {
+    checkOptions(options, ['maxHandoffs'], WHERE);
     const list = checkAgents(agents, WHERE, { allowEmpty: false });
     const run = new HandoffRun(list, maxHandoffsOf(options));
     return run.start(list[0]!, input);

@@ -1,25 +1,27 @@
 import { InvalidArgumentError, StateError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { STATE_VERSION, type StateModule } from './stateModule.js';
+import { AGENT_NAME_KEY } from './stateOwner.js';
 
 /**
  * The nested state of one agent: modules registered by key, captured together as
- * `{ version, ...modules }` and restored all-or-nothing.
+ * `{ version, agentName, ...modules }` and restored all-or-nothing.
  */
 export class StateRegistry {
   readonly #modules = new Map<string, StateModule>();
 
   constructor(private readonly owner: string) {}
 
-  /** Registers `module` under `key` (`version` is reserved). */
+  /** Registers `module` under `key` (`version` and `agentName` are reserved). */
   register(key: string, module: StateModule): void {
-    if (key === 'version') throw new InvalidArgumentError('"version" is reserved in a state dict.');
+    if (key === 'version' || key === AGENT_NAME_KEY)
+      throw new InvalidArgumentError(`"${key}" is reserved in a state dict.`);
     this.#modules.set(key, module);
   }
 
-  /** Every module's state under its key, plus the format version. */
+  /** Every module's state under its key, plus the format version and the agent's name. */
   stateDict(): JsonObject {
-    const state: JsonObject = { version: STATE_VERSION };
+    const state: JsonObject = { version: STATE_VERSION, [AGENT_NAME_KEY]: this.owner };
     for (const [key, module] of this.#modules) state[key] = module.stateDict();
     return state;
   }
@@ -39,7 +41,7 @@ export class StateRegistry {
       );
     }
     for (const [key, part] of Object.entries(state)) {
-      if (key === 'version') continue;
+      if (key === 'version' || key === AGENT_NAME_KEY) continue;
       if (!this.#modules.has(key)) {
         throw new StateError(
           `${this.owner}: state has "${key}", which this agent does not register.`,

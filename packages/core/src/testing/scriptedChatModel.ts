@@ -1,6 +1,7 @@
 import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { ModelError, ScriptExhaustedError } from '../errors.js';
 import type { ChatChunk, ChatModel, ChatRequest } from '../model/chatModel.js';
+import { checkOptions } from '../options/checkOptions.js';
 import { playTurn } from './playTurn.js';
 import { resolveReply, type ScriptedReply, scriptExhaustedMessage } from './script.js';
 import { snapshotRequest } from './snapshotRequest.js';
@@ -40,6 +41,7 @@ export class ScriptedChatModel implements ChatModel {
   #callIds = 0;
 
   constructor(script: ScriptedReply[], options: ScriptedChatModelOptions = {}) {
+    checkOptions(options, ['modelName', 'strict'], 'ScriptedChatModel');
     this.modelName = options.modelName ?? 'scripted-model';
     this.#strict = options.strict ?? true;
     this.#script = [...script];

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isJsonObject, type JsonObject } from '../json.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import { errorBody } from './openAIReply.js';
 import { type RecordedRequest, Recording } from './recordedRequest.js';
 import { resolveReply, type ScriptedReply, scriptExhaustedMessage } from './script.js';
@@ -70,6 +71,16 @@ const DIALECTS: readonly StrictServerDialect[] = ['deepseek', 'gemini', 'openrou
 export async function startStrictOpenAIServer(
   options: StrictOpenAIServerOptions = {},
 ): Promise<StrictOpenAIServer> {
+  checkOptions(
+    options,
+    optionNames<StrictOpenAIServerOptions>({
+      script: true,
+      port: true,
+      model: true,
+      dialect: true,
+    }),
+    'startStrictOpenAIServer',
+  );
   const server = new LoopbackServer(options);
   await server.listen(options.port ?? 0);
   return server;

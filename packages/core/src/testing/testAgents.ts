@@ -10,6 +10,9 @@ import { textOf } from '../message/readers.js';
  * Subclass it and implement `doCall` for a custom test agent.
  */
 export abstract class RecordingAgent extends AgentBase {
+  /** RecordingAgent adds no options; its subclasses declare theirs. */
+  static override readonly optionKeys: readonly string[] = [];
+
   /** The input messages of each call, in call order. */
   readonly calls: Msg[][] = [];
   /** The `AbortSignal` of each call, in call order: aborted when the call was cancelled. */
@@ -39,6 +42,8 @@ export interface EchoAgentOptions extends AgentBaseOptions {
  * at once and synchronously. Chained agents show the path a message took: `b:a:hi`.
  */
 export class EchoAgent extends RecordingAgent {
+  static override readonly optionKeys: readonly string[] = ['prefix'];
+
   readonly prefix: string;
 
   constructor(options: EchoAgentOptions) {
@@ -59,6 +64,8 @@ export interface FailingAgentOptions extends AgentBaseOptions {
 
 /** An agent whose every call errors with `options.error` (default: an `Error` naming the agent). */
 export class FailingAgent extends RecordingAgent {
+  static override readonly optionKeys: readonly string[] = ['error'];
+
   readonly #error: unknown;
 
   constructor(options: FailingAgentOptions) {
@@ -82,6 +89,8 @@ export interface DelayedAgentOptions extends EchoAgentOptions {
  * with `vi.useFakeTimers()` or a `TestScheduler`, not with real waiting.
  */
 export class DelayedAgent extends RecordingAgent {
+  static override readonly optionKeys: readonly string[] = ['prefix', 'delayMs'];
+
   readonly delayMs: number;
   readonly prefix: string;
 
@@ -105,6 +114,8 @@ export class DelayedAgent extends RecordingAgent {
  * never ends (unsubscribe to cancel it).
  */
 export class ManualAgent extends RecordingAgent {
+  static override readonly optionKeys: readonly string[] = [];
+
   #settle: ((outcome: Observable<Msg>) => void) | undefined;
 
   /** Whether a call is waiting for `respond` or `fail`. */

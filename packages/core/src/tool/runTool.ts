@@ -11,6 +11,7 @@ import type { Agent } from '../agent/agent.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { Tool, ToolEvent, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
+import { withToolError } from './toolErrorOf.js';
 
 /**
  * The result text of a tool call cut by an interrupt or a cancellation, whoever records it
@@ -33,7 +34,8 @@ export interface ToolRun {
  * Runs a tool once. Cold. Emits a `chunk` for every value of an Observable-returning tool
  * but the last, then exactly one `result`, then completes; never errors: a throw, rejection,
  * Observable error, bad return value, timeout or abort of `context.signal` becomes an error
- * result. The tool gets its own signal, aborted on interrupt, timeout and unsubscribe (created
+ * result (one made from a throw, rejection or Observable error keeps that error: see
+ * `toolErrorOf`). The tool gets its own signal, aborted on interrupt, timeout and unsubscribe (created
  * only if the tool reads `context.signal`); every listener and timer is removed when the run
  * ends.
  */
@@ -138,7 +140,7 @@ class ToolRunEngine {
   }
 
   #error(error: unknown): void {
-    this.#fail(`failed: ${messageOf(error)}`);
+    this.#fail(`failed: ${messageOf(error)}`, error);
   }
 
   #complete(): void {
@@ -155,11 +157,16 @@ class ToolRunEngine {
     );
   }
 
-  #fail(message: string): void {
-    this.#settle(`Tool "${this.#run.tool.name}" ${message}`, true);
+  #fail(message: string, error?: unknown): void {
+    this.#settle(`Tool "${this.#run.tool.name}" ${message}`, true, undefined, error);
   }
 
-  #settle(output: ToolOutput, isError: boolean, abort?: { reason: unknown }): void {
+  #settle(
+    output: ToolOutput,
+    isError: boolean,
+    abort?: { reason: unknown },
+    error?: unknown,
+  ): void {
     if (this.#settled) return;
     this.#settled = true;
     this.#release();
@@ -167,6 +174,7 @@ class ToolRunEngine {
     const result: ToolResultBlock = isError
       ? { type: 'tool_result', id: this.#run.callId, name: this.#run.tool.name, output, isError }
       : { type: 'tool_result', id: this.#run.callId, name: this.#run.tool.name, output };
+    if (error !== undefined) withToolError(result, error);
     this.#subscriber.next({ type: 'result', result });
     this.#subscriber.complete();
   }

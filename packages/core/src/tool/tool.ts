@@ -3,6 +3,7 @@ import type { Agent } from '../agent/agent.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import {
   ensureValidator,
   type InferToolArgs,
@@ -106,6 +107,17 @@ export interface ToolCallRequest {
 }
 
 /** OpenAI's rule for function names, which every provider we target accepts. */
+const TOOL_KEYS = optionNames<ToolDefinition<ToolParameters>>({
+  name: true,
+  description: true,
+  parameters: true,
+  execute: true,
+  dedupe: true,
+  timeoutMs: true,
+  maxResultChars: true,
+  needsApproval: true,
+});
+
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -142,6 +154,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     );
   }
   const where = `tool("${name}")`;
+  checkOptions(def, TOOL_KEYS, where);
   if (typeof description !== 'string') {
     throw new InvalidArgumentError(
       `${where}: description must be a string telling the model what the tool does.`,

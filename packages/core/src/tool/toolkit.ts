@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolSchema } from '../model/chatModel.js';
+import { checkOptions } from '../options/checkOptions.js';
 import type { StateModule } from '../state/stateModule.js';
 import { startToolRun } from './runTool.js';
 import { toJsonSchema } from './schema.js';
@@ -45,6 +46,7 @@ export class Toolkit implements StateModule {
   #parent: Toolkit | undefined;
 
   constructor(tools: readonly AnyTool[] = [], options: ToolkitOptions = {}) {
+    checkOptions(options, ['timeoutMs', 'maxResultChars'], 'Toolkit');
     const { timeoutMs, maxResultChars = DEFAULT_MAX_RESULT_CHARS } = options;
     if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
       throw new InvalidArgumentError(
@@ -172,7 +174,8 @@ export class Toolkit implements StateModule {
    * `result`, then completes. Never errors: an unknown or disabled tool, arguments that are
    * not a JSON object or fail validation, a throw, rejection or Observable error, a timeout
    * and an abort of `context.signal` (output `[interrupted] ...`) each become a result with
-   * `isError: true`. The tool's own signal aborts on interrupt, timeout and unsubscribe.
+   * `isError: true`; one made from a throw, rejection or Observable error keeps that error
+   * (`toolErrorOf(result)`). The tool's own signal aborts on interrupt, timeout and unsubscribe.
    */
   execute(call: ToolCallRequest, context: ToolExecutionContext): Observable<ToolEvent> {
     // One Observable that starts the run itself: no defer and inner Observable per call.

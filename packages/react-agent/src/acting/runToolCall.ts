@@ -9,6 +9,7 @@ import {
   type ToolResultBlock,
   type ToolResultKind,
   type ToolUseBlock,
+  toolErrorOf,
   toolOutputText,
   truncateResult,
 } from '@rxagent/core';
@@ -89,6 +90,7 @@ export function runToolCall(
       kind: ToolResultKind | undefined,
     ): void => {
       const stop = new StopSwitch();
+      const error = toolErrorOf(result);
       const event = stop.attach<PostActingEvent>(
         {
           type: 'postActing',
@@ -96,6 +98,7 @@ export function runToolCall(
           toolCall,
           result,
           ...(kind !== undefined && { resultKind: kind }),
+          ...(error !== undefined && { error }),
         },
         context.listens('postActing'),
       );

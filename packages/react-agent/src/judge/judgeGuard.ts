@@ -1,8 +1,10 @@
 import {
   type ChatModel,
   ChatResponseAccumulator,
+  checkOptions,
   InvalidArgumentError,
   type Msg,
+  optionNames,
   textOf,
 } from '@rxagent/core';
 import { concat, defer, ignoreElements, type Observable, of, tap } from 'rxjs';
@@ -23,6 +25,13 @@ export interface JudgeGuardOptions {
    */
   readonly minChars?: number;
 }
+
+const JUDGE_GUARD_KEYS = optionNames<JudgeGuardOptions>({
+  model: true,
+  maxRetries: true,
+  instructions: true,
+  minChars: true,
+});
 
 const INSTRUCTIONS = `You review a draft answer before it is sent to a user.
 Check that the draft addresses every point of the user's request. Do not judge style.
@@ -51,6 +60,7 @@ export class JudgeGuard implements FinishGuard {
   readonly #minChars: number;
 
   constructor(options: JudgeGuardOptions) {
+    checkOptions(options, JUDGE_GUARD_KEYS, 'JudgeGuard');
     this.#model = options.model;
     this.#maxRetries = options.maxRetries ?? 2;
     this.#instructions = options.instructions ?? INSTRUCTIONS;

@@ -73,7 +73,7 @@ export function admitInput(
     (call) => `[cancelled] Tool "${call.name}" was not run: a new message arrived first.`,
     'cancelled',
   );
-  transcript.add(others);
+  transcript.addInput(others);
   return { kind: 'reason' };
 }
 

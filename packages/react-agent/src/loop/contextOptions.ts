@@ -1,8 +1,10 @@
 import {
   type ChatModel,
   type CompressionStrategy,
+  checkOptions,
   DEFAULT_KEEP_RECENT,
   InvalidArgumentError,
+  optionNames,
   type TokenCounter,
 } from '@rxagent/core';
 
@@ -20,6 +22,14 @@ export interface ContextOptions {
   readonly countTokens?: TokenCounter;
 }
 
+const CONTEXT_KEYS = optionNames<ContextOptions>({
+  maxTokens: true,
+  keepRecent: true,
+  strategy: true,
+  summaryModel: true,
+  countTokens: true,
+});
+
 /** `ContextOptions` checked, with its defaults filled in. */
 export interface ContextSettings {
   readonly maxTokens: number;
@@ -32,7 +42,8 @@ export interface ContextSettings {
 /**
  * Checks a ReActAgent's `context` option (`undefined` stays `undefined`: no counting at
  * all) and fills in its defaults; `model` is the agent's, the default summary model.
- * Throws `InvalidArgumentError` naming the agent and the bad field.
+ * Throws `InvalidArgumentError` naming the agent and the bad field, and a TypeError for an
+ * unknown key.
  */
 export function contextSettings(
   agentName: string,
@@ -44,6 +55,7 @@ export function contextSettings(
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError(`${where} must be an object like { maxTokens: 8000 }.`);
   }
+  checkOptions(options, CONTEXT_KEYS, where);
   const { maxTokens, keepRecent = DEFAULT_KEEP_RECENT, strategy = 'summarize' } = options;
   if (!(Number.isInteger(maxTokens) && maxTokens > 0)) {
     throw new InvalidArgumentError(

@@ -56,7 +56,8 @@ export function contextFits(
 /**
  * Makes the call's next request fit `context.maxTokens` (see `compressContext`): counts
  * the system prompt, memory and tool schemas; when they count more, runs preCompress and
- * postCompress hooks through the call's `notify`, has the transcript put the summary (or
+ * postCompress hooks (the call's input, or for a resumed call the latest user message, is
+ * never replaced: `Transcript.taskIds`) through the call's `notify`, has the transcript put the summary (or
  * drop marker) in place of the oldest messages, and adds the summary request's usage to
  * the call. Cold; emits what it decided, then completes.
  *
@@ -81,6 +82,7 @@ export function contextStep(
       tools: request.tools ?? state.toolkit.schemas(),
       maxTokens: budget(settings, request),
       keepRecent: settings.keepRecent,
+      pinned: transcript.taskIds(),
       strategy: settings.strategy,
       summaryModel: settings.summaryModel,
       ...(settings.countTokens !== undefined && { countTokens: settings.countTokens }),

@@ -1,6 +1,7 @@
 import {
   type Agent,
   assistantMsg,
+  checkOptions,
   InvalidArgumentError,
   type JsonObject,
   type Msg,
@@ -113,6 +114,7 @@ function targetOf(option: HandoffOption, where: string): { agent: Agent; descrip
   if (agent === undefined) {
     throw new InvalidArgumentError(`${where} must be an agent or { agent, description? }.`);
   }
+  if (!isAgent(option)) checkOptions(option, ['agent', 'description'], where);
   const own = isAgent(option) ? undefined : option.description;
   if (own !== undefined && typeof own !== 'string') {
     throw new InvalidArgumentError(`${where}.description must be a string when given.`);

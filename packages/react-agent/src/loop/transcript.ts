@@ -28,6 +28,8 @@ export class Transcript {
   readonly #early = new Map<string, Msg>();
   /** How many messages memory held when the transcript was made (before the call's input). */
   readonly startLength: number;
+  /** Ids of the messages the call got as its input and stored (tool results aside). */
+  readonly #input: string[] = [];
 
   constructor(
     readonly memory: Memory,
@@ -67,6 +69,28 @@ export class Transcript {
       if (msg.role === 'tool') this.#close(toolResults(msg).map((result) => result.id));
       else this.#openCalls(msg);
     }
+  }
+
+  /** Stores the call's input messages (other than tool results): the task being worked on. */
+  addInput(msgs: readonly Msg[]): void {
+    this.add(msgs);
+    for (const msg of msgs) this.#input.push(msg.id);
+  }
+
+  /**
+   * Ids of the messages context compression never replaces: the call's stored input, or,
+   * for a call that got none (a resume), the latest message from the user (framework
+   * feedback, named `system`, aside) — the question the call still works on and a finish
+   * guard judges against.
+   */
+  taskIds(): readonly string[] {
+    if (this.#input.length > 0) return this.#input;
+    const messages = this.memory.messages();
+    for (let index = messages.length - 1; index >= 0; index--) {
+      const msg = messages[index]!;
+      if (msg.role === 'user' && msg.name !== 'system') return [msg.id];
+    }
+    return [];
   }
 
   /**

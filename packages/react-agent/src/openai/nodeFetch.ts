@@ -6,7 +6,7 @@ import type {
 } from 'node:http';
 import type { AgentOptions } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
-import { InvalidArgumentError } from '@rxagent/core';
+import { checkOptions, InvalidArgumentError } from '@rxagent/core';
 import { type AbortLike, NodeResponse } from './nodeResponse.js';
 
 /** Options of `createNodeFetch`. */
@@ -44,6 +44,8 @@ const NULL_BODY = new Set([204, 205, 304]);
  * the global `fetch` unchanged.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
+  checkOptions(options, ['tls', 'keepAliveMs'], 'createNodeFetch');
+  checkOptions(options.tls, ['ca', 'cert', 'key', 'rejectUnauthorized'], 'createNodeFetch: tls');
   const targets = new TargetCache();
   const idleMs = options.keepAliveMs ?? 4_000;
   if (!(Number.isFinite(idleMs) && idleMs > 0)) {

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChatModel, ChatRequest, JsonObject } from '@rxagent/core';
-import { InvalidArgumentError } from '@rxagent/core';
+import { checkOptions, InvalidArgumentError, optionNames } from '@rxagent/core';
 import OpenAI from 'openai';
 import { Observable } from 'rxjs';
 import { type AttemptSettings, ChatAttempt, type ChatParams } from './chatAttempt.js';
@@ -57,6 +57,25 @@ export interface OpenAIChatModelOptions {
   extraBody?: JsonObject;
 }
 
+const OPENAI_CHAT_MODEL_KEYS = optionNames<OpenAIChatModelOptions>({
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  stream: true,
+  temperature: true,
+  maxTokens: true,
+  maxTokensField: true,
+  maxRetries: true,
+  timeoutMs: true,
+  requestTimeoutMs: true,
+  maxRetryAfterMs: true,
+  retryBaseDelayMs: true,
+  client: true,
+  fetch: true,
+  defaultHeaders: true,
+  extraBody: true,
+});
+
 /**
  * A `ChatModel` over the Chat Completions API of OpenAI or any compatible server, using
  * native function calling. Transient failures (429, 5xx, timeouts, connection errors) are
@@ -86,8 +105,12 @@ export class OpenAIChatModel implements ChatModel {
   readonly #timeoutMs: number;
   readonly #attemptSettings: AttemptSettings;
 
-  /** @throws InvalidArgumentError when no model name (or no API key for OpenAI) is found. */
+  /**
+   * @throws InvalidArgumentError when no model name (or no API key for OpenAI) is found;
+   * TypeError for an unknown option (`baseUrl` → "did you mean baseURL?").
+   */
   constructor(options: OpenAIChatModelOptions = {}) {
+    checkOptions(options, OPENAI_CHAT_MODEL_KEYS, 'OpenAIChatModel');
     const model = options.model || process.env['OPENAI_MODEL'];
     if (!model) {
       throw new InvalidArgumentError(

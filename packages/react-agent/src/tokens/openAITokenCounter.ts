@@ -1,4 +1,9 @@
-import { createTokenCounter, InvalidArgumentError, type TokenCounter } from '@rxagent/core';
+import {
+  checkOptions,
+  createTokenCounter,
+  InvalidArgumentError,
+  type TokenCounter,
+} from '@rxagent/core';
 
 /** The byte-pair encodings OpenAI's chat models use. */
 export type OpenAIEncoding = 'o200k_base' | 'cl100k_base';
@@ -42,6 +47,7 @@ export function encodingForModel(model: string): OpenAIEncoding {
 export async function openAITokenCounter(
   options: OpenAITokenCounterOptions = {},
 ): Promise<TokenCounter> {
+  checkOptions(options, ['model', 'encoding'], 'openAITokenCounter');
   const encoding = options.encoding ?? encodingForModel(options.model ?? 'gpt-4o');
   const tokenizer = await loadEncoding(encoding);
   // Special tokens in user text are text, not control tokens (and must not throw).

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentBase, InvalidArgumentError, type Msg } from '@rxagent/core';
+import {
+  type AgentBase,
+  checkOptions,
+  InvalidArgumentError,
+  type Msg,
+  optionNames,
+} from '@rxagent/core';
 import {
   concatMap,
   defer,
@@ -74,6 +80,21 @@ export class RedisMsgHub {
         'new RedisMsgHub(options): options must be an object with topic and participants.',
       );
     }
+    checkOptions(
+      options,
+      optionNames<RedisMsgHubOptions>({
+        url: true,
+        client: true,
+        commandTimeoutMs: true,
+        topic: true,
+        participants: true,
+        announcement: true,
+        consumer: true,
+        startAt: true,
+        blockMs: true,
+      }),
+      'RedisMsgHub',
+    );
     if (typeof options.topic !== 'string' || options.topic === '') {
       throw new InvalidArgumentError(
         'new RedisMsgHub(options): topic must be a non-empty string (the Redis Stream key).',

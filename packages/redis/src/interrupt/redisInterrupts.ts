@@ -1,4 +1,10 @@
-import { AgentBase, InvalidArgumentError, isJsonObject, type Msg } from '@rxagent/core';
+import {
+  AgentBase,
+  checkOptions,
+  InvalidArgumentError,
+  isJsonObject,
+  type Msg,
+} from '@rxagent/core';
 import {
   type RedisClient,
   RedisConnection,
@@ -45,6 +51,7 @@ export class RedisInterrupts {
   readonly #pending = new Map<string, Promise<void>>();
 
   constructor(options: RedisInterruptsOptions = {}) {
+    checkOptions(options, ['url', 'client', 'commandTimeoutMs', 'prefix'], 'RedisInterrupts');
     const prefix = options.prefix ?? 'rxagent:interrupt:';
     if (typeof prefix !== 'string') {
       throw new InvalidArgumentError('new RedisInterrupts(options): prefix must be a string.');

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import {
   assertJsonState,
   assertSessionKey,
+  checkOptions,
   InvalidArgumentError,
   isJsonObject,
   type JsonObject,
+  optionNames,
   type Session,
   SessionConflictError,
   SessionCorruptError,
@@ -44,6 +46,14 @@ export interface SaveOptions {
   readonly expectedVersion?: number;
 }
 
+const SESSION_KEYS = optionNames<RedisSessionOptions>({
+  url: true,
+  client: true,
+  commandTimeoutMs: true,
+  prefix: true,
+  ttlSeconds: true,
+});
+
 const RECOVER = 'Delete the key to start fresh, or restore it from a backup.';
 const SAVE = { source: SAVE_SCRIPT, sha: sha1(SAVE_SCRIPT) };
 const LOAD = { source: LOAD_SCRIPT, sha: sha1(LOAD_SCRIPT) };
@@ -82,6 +92,7 @@ export class RedisSession implements Session {
   readonly #redis: RedisConnection;
 
   constructor(options: RedisSessionOptions = {}) {
+    checkOptions(options, SESSION_KEYS, 'RedisSession');
     const prefix = options.prefix ?? 'rxagent:session:';
     if (typeof prefix !== 'string') {
       throw new InvalidArgumentError('new RedisSession(options): prefix must be a string.');
@@ -125,6 +136,7 @@ export class RedisSession implements Session {
   ): Promise<number> {
     assertSessionKey(key, method);
     assertJsonState(state, method);
+    checkOptions(options, ['expectedVersion'], method);
     const expected = options.expectedVersion;
     if (expected !== undefined && (!Number.isInteger(expected) || expected < 0)) {
       throw new InvalidArgumentError(

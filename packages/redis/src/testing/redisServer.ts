@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkOptions } from '@rxagent/core';
 
 /** How to install the server these helpers start, for skip and error messages. */
 export const REDIS_INSTALL_HINT = 'apt-get install redis-server';
@@ -48,6 +49,7 @@ export function redisServerAvailable(binary = 'redis-server'): boolean {
  * connections; rejects when the binary is missing or it does not start in time.
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  checkOptions(options, ['appendOnly', 'binary', 'startTimeoutMs'], 'startRedisServer');
   const binary = options.binary ?? 'redis-server';
   const dir = mkdtempSync(join(tmpdir(), 'rxagent-redis-'));
   const port = await freePort();

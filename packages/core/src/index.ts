@@ -135,6 +135,7 @@ export type {
   AssistantChatMessage,
   ChatContentPart,
   ChatMessage,
+  ChatThinking,
   ChatToolCall,
   SystemChatMessage,
   ToolChatMessage,

@@ -1,3 +1,11 @@
+export type { CircuitOptions, CircuitState } from './fallback/circuitBreaker.js';
+export {
+  FallbackChatModel,
+  type FallbackChatModelOptions,
+  type FallbackModelStatus,
+  type FallbackSkip,
+} from './fallback/fallbackChatModel.js';
+export { isOutage } from './fallback/isOutage.js';
 export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finishGuard.js';
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
 export { CallStats } from './loop/callStats.js';

@@ -6,10 +6,17 @@ export interface TextBlock {
   readonly text: string;
 }
 
-/** A model's reasoning ("thinking") text, kept apart from what it says. */
+/**
+ * A model's reasoning ("thinking") text, kept apart from what it says. `signature` is the
+ * provider's opaque proof of the block (Anthropic's thinking signature), sent back unchanged;
+ * `provider` holds other opaque provider data (Anthropic's redacted thinking is a block with
+ * empty `thinking` and `provider: { redacted: data }`).
+ */
 export interface ThinkingBlock {
   readonly type: 'thinking';
   readonly thinking: string;
+  readonly signature?: string;
+  readonly provider?: JsonObject;
 }
 
 /** A request to run a tool; `id` pairs it with its `tool_result`. */

@@ -34,12 +34,25 @@ export interface ChatToolCall {
   function: { name: string; arguments: string };
 }
 
+/**
+ * Thinking a provider signed or redacted, sent back to it unchanged: a signed thinking block,
+ * or a redacted one (`data` is the provider's opaque payload).
+ */
+export type ChatThinking =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 /** An assistant turn; `content` is always present (`''` when the turn only calls tools). */
 export interface AssistantChatMessage {
   role: 'assistant';
   content: string;
   name?: string;
   tool_calls?: ChatToolCall[];
+  /**
+   * The turn's signed or redacted thinking, in order, for a provider that needs it back
+   * (Anthropic). Not part of the Chat Completions format: OpenAI-compatible adapters drop it.
+   */
+  thinking?: ChatThinking[];
 }
 
 /** The result of one tool call, paired by `tool_call_id`. */

@@ -5,6 +5,7 @@ import type {
   AssistantChatMessage,
   ChatContentPart,
   ChatMessage,
+  ChatThinking,
   ChatToolCall,
   UserChatMessage,
 } from './chatMessage.js';
@@ -30,7 +31,8 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  * Maps Msgs to OpenAI chat messages, in time linear in their size.
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
- *   always re-serialised, so they are valid JSON); thinking blocks are dropped.
+ *   always re-serialised, so they are valid JSON); thinking blocks are dropped, except those
+ *   a provider signed or redacted, which go in the message's `thinking` (for Anthropic).
  * - Each `tool_result` becomes a `role: 'tool'` message, in block order. A result whose call
  *   is not in the formatted history (another agent's tool, a trimmed window) is dropped,
  *   since the API rejects a tool message that answers no call.
@@ -131,7 +133,15 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
 function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): AssistantChatMessage {
   const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
   let calls = 0;
-  for (const block of blocks) if (block.type === 'tool_use') calls++;
+  let thinking: ChatThinking[] | undefined;
+  for (const block of blocks) {
+    if (block.type === 'tool_use') calls++;
+    else if (block.type === 'thinking') {
+      const signed = signedThinking(block);
+      if (signed !== undefined) (thinking ??= []).push(signed);
+    }
+  }
+  if (thinking !== undefined) message.thinking = thinking;
   if (calls === 0) return message;
   // Sized up front: a request is held for as long as its model call runs, and an array
   // grown by push keeps room for 17 entries.
@@ -148,6 +158,16 @@ function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): Ass
   }
   message.tool_calls = toolCalls;
   return message;
+}
+
+/** A thinking block the provider must get back unchanged, or `undefined` for plain thinking. */
+function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinking | undefined {
+  const redacted = block.provider?.['redacted'];
+  if (typeof redacted === 'string') return { type: 'redacted_thinking', data: redacted };
+  if (block.signature !== undefined) {
+    return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+  }
+  return undefined;
 }
 
 function joinText(blocks: readonly ContentBlock[]): string {

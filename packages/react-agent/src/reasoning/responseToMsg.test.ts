@@ -68,3 +68,31 @@ describe('responseToMsg', () => {
     expect(normal.metadata).toEqual({});
   });
 });
+
+describe('responseToMsg with provider data', () => {
+  it('keeps signed and redacted thinking as separate blocks and records the answering model and fallback', () => {
+    const msg = responseToMsg(
+      {
+        text: 'Hi.',
+        thinking: 'ab',
+        toolCalls: [],
+        thinkingBlocks: [
+          { type: 'thinking', thinking: 'ab', signature: 'sig' },
+          { type: 'thinking', thinking: '', provider: { redacted: 'x' } },
+        ],
+        model: 'backup',
+        metadata: { fallback: [{ model: 'primary', reason: 'failed' }] },
+      },
+      'assistant',
+    );
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: 'ab', signature: 'sig' },
+      { type: 'thinking', thinking: '', provider: { redacted: 'x' } },
+      { type: 'text', text: 'Hi.' },
+    ]);
+    expect(msg.metadata).toEqual({
+      model: 'backup',
+      fallback: [{ model: 'primary', reason: 'failed' }],
+    });
+  });
+});

@@ -18,12 +18,16 @@ import {
  * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
  *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
  *   maps each new id to the server's.
+ * - thinking a provider signed or redacted keeps its blocks (`signature`, `provider`);
+ * - a fallback chain's answering model is `metadata.model`, and what it skipped
+ *   `metadata.fallback` (see `ChatChunk.model` and `ChatChunk.metadata`);
  * - a finish reason other than `stop` or `tool_calls` (`length`, `content_filter`) is kept in
  *   `metadata.finishReason`, so a caller can tell a filtered or cut answer from a whole one.
  */
 export function responseToMsg(response: ChatResponse, name: string, id?: string): Msg {
   const content: ContentBlock[] = [];
-  if (response.thinking) content.push({ type: 'thinking', thinking: response.thinking });
+  if (response.thinkingBlocks) content.push(...response.thinkingBlocks);
+  else if (response.thinking) content.push({ type: 'thinking', thinking: response.thinking });
   if (response.text || response.toolCalls.length === 0)
     content.push({ type: 'text', text: response.text });
   // Made only when needed: most replies have valid arguments and distinct ids.
@@ -43,7 +47,8 @@ export function responseToMsg(response: ChatResponse, name: string, id?: string)
     }
     content.push({ type: 'tool_use', id: callId, name: call.name, input: input ?? {} });
   }
-  const metadata: JsonObject = {};
+  const metadata: JsonObject = response.metadata ? { ...response.metadata } : {};
+  if (response.model !== undefined) metadata['model'] = response.model;
   if (invalid !== undefined) metadata['invalidToolArguments'] = invalid;
   if (renamed !== undefined) metadata['renamedToolCallIds'] = renamed;
   const reason = response.finishReason;

@@ -138,7 +138,9 @@ function toAssistant(blocks: readonly ContentBlock[], callIds: Set<string>): Ass
     if (block.type === 'tool_use') calls++;
     else if (block.type === 'thinking') {
       const signed = signedThinking(block);
-      if (signed !== undefined) (thinking ??= []).push(signed);
+      if (signed === undefined) continue;
+      thinking ??= [];
+      thinking.push(signed);
     }
   }
   if (thinking !== undefined) message.thinking = thinking;

@@ -17,6 +17,15 @@ export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step
 export { Transcript } from './loop/transcript.js';
 export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
+export {
+  type AttemptSink,
+  type HeaderReader,
+  parseRetryAfterMs,
+  type RetryConfig,
+  type RetryPolicy,
+  runWithRetries,
+  type StartAttempt,
+} from './openai/retry.js';
 export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';
 export {

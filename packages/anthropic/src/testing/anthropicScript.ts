@@ -1,52 +1,41 @@
-import type { JsonObject } from '@rxagent/core';
+import type { ChatRequest } from '@rxagent/core';
+import type { ScriptedError, ScriptedToolCall, ScriptedTurn } from '@rxagent/core/testing';
 
-/** A tool call a scripted Anthropic turn makes; a string `arguments` is streamed raw. */
-export interface AnthropicScriptedToolCall {
-  /** Default: `toolu_<n>`, unique per server. */
-  id?: string;
-  name: string;
-  arguments: JsonObject | string;
-}
+/** A tool call a scripted turn makes (as for the strict OpenAI server). */
+export type AnthropicScriptedToolCall = ScriptedToolCall;
 
 /**
  * A scripted failure. With a `status` and no `afterChunks` the request is answered with
  * that HTTP error (`type` defaults from the status: 400 `invalid_request_error`, 429
  * `rate_limit_error`, 529 `overloaded_error`, other 5xx `api_error`). With `afterChunks`
- * (0 or more content events first) the stream carries an `error` event of `type` (default
- * `api_error`) instead, or, when `type` is `'reset'`, the connection is destroyed.
+ * (that many content events first) the stream then carries an `error` event of `type`
+ * (default: the status's type); with neither `type` nor `status` the connection is reset,
+ * as on the strict OpenAI server.
  */
-export interface AnthropicScriptedError {
-  status?: number;
+export interface AnthropicScriptedError extends ScriptedError {
   type?: string;
-  message?: string;
-  /** Response headers of an HTTP error (`retry-after`, `x-should-retry`). */
-  headers?: Record<string, string>;
-  afterChunks?: number;
 }
 
-/** One scripted reply of the strict Anthropic server. */
-export interface AnthropicScriptedTurn {
-  text?: string;
-  /** Thinking text, streamed as a thinking block signed by the server. */
-  thinking?: string;
+/**
+ * One scripted reply of the strict Anthropic server: a `ScriptedTurn` of
+ * `@rxagent/core/testing` (so a script written for the strict OpenAI server plays here
+ * unchanged), whose `thinking` is streamed as a thinking block the server signs, plus
+ * Anthropic's own parts.
+ */
+export interface AnthropicScriptedTurn extends Omit<ScriptedTurn, 'error'> {
   /** Add a `redacted_thinking` block (its data is made and later checked by the server). */
   redactedThinking?: boolean;
-  toolCalls?: AnthropicScriptedToolCall[];
   /** Default: `end_turn`, or `tool_use` when the turn calls tools. */
   stopReason?: string;
-  /** Default: `ceil(chars / 4)` of the request and the output; cache tokens from `cache_control`. */
-  usage?: { inputTokens: number; outputTokens: number };
-  /** Characters per streamed delta; default: one word per delta. */
-  chunkSize?: number;
-  /** Wait before the first event (abortable). */
-  delayMs?: number;
-  /** Wait between events (abortable). */
-  chunkDelayMs?: number;
   error?: AnthropicScriptedError;
 }
 
-/** A script entry: text, a turn, or a function of the request body and the reply's position. */
+/**
+ * A script entry: text, a turn, or a function of the request (as a `ChatRequest`: the
+ * Messages API body read back into OpenAI-style messages, as scripts for the strict OpenAI
+ * server expect) and the reply's 0-based position in the script.
+ */
 export type AnthropicScriptedReply =
   | string
   | AnthropicScriptedTurn
-  | ((body: JsonObject, index: number) => string | AnthropicScriptedTurn);
+  | ((request: ChatRequest, index: number) => string | AnthropicScriptedTurn);

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { JsonObject } from '@rxagent/core';
-import type { AnthropicScriptedReply, AnthropicScriptedTurn } from './anthropicScript.js';
+import type {
+  AnthropicScriptedError,
+  AnthropicScriptedReply,
+  AnthropicScriptedTurn,
+} from './anthropicScript.js';
+import { fromMessagesBody } from './fromMessagesBody.js';
 import { encodeEvent, isContentEvent, planEvents, type SentEvent } from './messagesEvents.js';
 import { ThinkingSigner } from './thinkingSigner.js';
 import { validateMessagesRequest } from './validateMessagesRequest.js';
@@ -204,7 +209,8 @@ class AnthropicLoopback implements StrictAnthropicServer {
     }
     let turn: AnthropicScriptedTurn;
     try {
-      const value = typeof entry === 'function' ? entry(parsed, this.#answered) : entry;
+      const value =
+        typeof entry === 'function' ? entry(fromMessagesBody(parsed), this.#answered) : entry;
       turn = typeof value === 'string' ? { text: value } : value;
     } catch (error) {
       sendError(
@@ -252,11 +258,11 @@ class AnthropicLoopback implements StrictAnthropicServer {
     for (const event of events) {
       if (closed) return;
       if (error !== undefined && isContentEvent(event) && content >= (error.afterChunks ?? 0)) {
-        this.#fail(req, res, error.type, error.message);
+        this.#fail(req, res, error);
         return;
       }
       if (error !== undefined && event.event === 'message_delta') {
-        this.#fail(req, res, error.type, error.message);
+        this.#fail(req, res, error);
         return;
       }
       if (isContentEvent(event)) content++;
@@ -266,13 +272,10 @@ class AnthropicLoopback implements StrictAnthropicServer {
     res.end();
   }
 
-  #fail(
-    req: IncomingMessage,
-    res: ServerResponse,
-    type: string | undefined,
-    message: string | undefined,
-  ): void {
-    if (type === 'reset') {
+  #fail(req: IncomingMessage, res: ServerResponse, error: AnthropicScriptedError): void {
+    const type = error.type ?? (error.status === undefined ? undefined : errorType(error.status));
+    const message = error.message;
+    if (type === undefined || type === 'reset') {
       req.socket.destroy();
       return;
     }
@@ -326,6 +329,10 @@ function cachedPrefix(body: JsonObject): string | undefined {
     }
   }
   return marked < 0 ? undefined : JSON.stringify(parts.slice(0, marked));
+}
+
+function errorType(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
 function sendError(

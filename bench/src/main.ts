@@ -10,6 +10,7 @@ import type { SuiteResult } from './lib/result.js';
 import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
+import { anthropicHttp } from './suites/anthropicHttp.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
@@ -25,6 +26,7 @@ import { streaming } from './suites/streaming.js';
 const SUITES = [
   'httpSequential',
   'httpConcurrent',
+  'anthropicHttp',
   'inProcess',
   'hookOverhead',
   'otelOverhead',
@@ -67,6 +69,7 @@ const server = await ServerProcess.start();
 try {
   if (want('httpSequential')) report(await httpSequential(server, config));
   if (want('httpConcurrent')) report(await httpConcurrent(server, config));
+  if (want('anthropicHttp')) report(await anthropicHttp(config));
   if (want('inProcess')) report(await inProcess(config));
   if (want('hookOverhead')) report(await hookOverhead(config));
   if (want('otelOverhead')) report(await otelOverhead(config));

@@ -44,8 +44,12 @@ export function startMessagesAttempt(
     sink.error(error);
   };
   const onAbort = (): void => fail(abortError(signal?.reason));
+  // One timer for the whole attempt, pushed back per event (`refresh` reuses it).
   const arm = (): void => {
-    clearTimeout(idle);
+    if (idle !== undefined) {
+      idle.refresh();
+      return;
+    }
     idle = setTimeout(() => {
       timedOut = true;
       fail(timeoutError(settings));

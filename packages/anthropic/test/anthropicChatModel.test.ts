@@ -273,6 +273,37 @@ describe('AnthropicChatModel', () => {
     expect(server.rejected).toEqual([]);
   });
 
+  it('times out when no event arrives for timeoutMs, between events too', async () => {
+    const server = await strictServer([{ text: 'one two three', chunkDelayMs: 5_000 }]);
+    const started = performance.now();
+    const error = await chunksOf(modelFor(server, { timeoutMs: 300, maxRetries: 0 }), hi).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toMatch(/nothing arrived for 300 ms/);
+    expect((error as ModelError).retryable).toBe(true);
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
+  it('errors with an AbortError and closes the request when the signal aborts mid-stream', async () => {
+    const server = await strictServer([{ text: 'one two three four', chunkDelayMs: 200 }]);
+    const controller = new AbortController();
+    const seen: ChatChunk[] = [];
+    const error = await new Promise((resolve) => {
+      modelFor(server)
+        .stream({ ...hi, signal: controller.signal })
+        .subscribe({
+          next: (chunk) => {
+            seen.push(chunk);
+            controller.abort();
+          },
+          error: resolve,
+        });
+    });
+    expect((error as Error).name).toBe('AbortError');
+    expect(seen).toHaveLength(1);
+  });
+
   it('rejects unknown options, naming the right one', () => {
     expect(
       () => new AnthropicChatModel({ model: 'x', apiKey: 'k', baseUrl: 'h' } as never),

@@ -25,7 +25,7 @@ export function liveModelConfigured(env: NodeJS.ProcessEnv = process.env): boole
  * The real model when the environment names one, else a `ScriptedChatModel` playing
  * `script`: hooks, tools, interrupts and state all run for real; only the model's words are
  * scripted. `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` picks `AnthropicChatModel` (with
- * `ANTHROPIC_MODEL`, default `claude-sonnet-4-5`); otherwise `OPENAI_API_KEY` or
+ * `ANTHROPIC_MODEL`, default `claude-sonnet-4-6`); otherwise `OPENAI_API_KEY` or
  * `OPENAI_BASE_URL` picks `OpenAIChatModel` (with `OPENAI_MODEL`, default `gpt-4o-mini`).
  */
 export function chooseModel(
@@ -33,7 +33,7 @@ export function chooseModel(
   env: NodeJS.ProcessEnv = process.env,
 ): ModelChoice {
   if (anthropicConfigured(env)) {
-    const name = env['ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-5';
+    const name = env['ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-6';
     const apiKey = env['ANTHROPIC_API_KEY'];
     const baseURL = env['ANTHROPIC_BASE_URL'];
     return {

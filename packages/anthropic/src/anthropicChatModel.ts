@@ -25,7 +25,7 @@ import { type MessagesRequestSettings, toMessagesRequest } from './toMessagesReq
 
 /** Options of `AnthropicChatModel`; unset fields fall back to `ANTHROPIC_*` environment variables. */
 export interface AnthropicChatModelOptions {
-  /** The model name (`claude-sonnet-4-5`, …); default `ANTHROPIC_MODEL`. Required one way or the other. */
+  /** The model name (`claude-sonnet-4-6`, …); default `ANTHROPIC_MODEL`. Required one way or the other. */
   model?: string;
   /** Default `ANTHROPIC_API_KEY`; with only a `baseURL` (a local server) a placeholder is sent. */
   apiKey?: string;
@@ -85,9 +85,9 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
  *
  * @example
  * ```ts
- * const model = new AnthropicChatModel({ model: 'claude-sonnet-4-5', cache: true });
+ * const model = new AnthropicChatModel({ model: 'claude-sonnet-4-6', cache: true });
  * const thinker = new AnthropicChatModel({
- *   model: 'claude-sonnet-4-5',
+ *   model: 'claude-sonnet-4-6',
  *   maxTokens: 8192,
  *   thinking: { type: 'enabled', budget_tokens: 4096 },
  * });

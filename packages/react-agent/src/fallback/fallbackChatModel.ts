@@ -53,7 +53,7 @@ export interface FallbackModelStatus {
  * @example
  * ```ts
  * const model = new FallbackChatModel([
- *   new AnthropicChatModel({ model: 'claude-sonnet-4-5' }),
+ *   new AnthropicChatModel({ model: 'claude-sonnet-4-6' }),
  *   new OpenAIChatModel({ model: 'gpt-4o-mini' }),
  * ]);
  * ```

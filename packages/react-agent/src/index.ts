@@ -1,4 +1,4 @@
-export type { CircuitOptions, CircuitState } from './fallback/circuitBreaker.js';
+export type { CircuitOptions, CircuitPass, CircuitState } from './fallback/circuitBreaker.js';
 export {
   FallbackChatModel,
   type FallbackChatModelOptions,

@@ -1,6 +1,9 @@
 /** How a model's circuit stands: `closed` sends, `open` skips, `half-open` allows one trial. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
+/** How a request got through a circuit: on a closed one, or as a half-open one's trial. */
+export type CircuitPass = 'pass' | 'trial';
+
 /** Settings of a per-model circuit breaker. */
 export interface CircuitOptions {
   /** Consecutive failures that open the circuit (default 3). */
@@ -41,32 +44,33 @@ export class CircuitBreaker {
   }
 
   /**
-   * Whether a request may go to the model now; for a half-open circuit this takes the one
-   * trial (`true` once, until the trial ends).
+   * Whether a request may go to the model now: `'pass'` on a closed circuit, `'trial'` when
+   * it takes a half-open circuit's one trial (until that trial ends), `undefined` to skip.
+   * The request reports its end with the same value.
    */
-  tryAcquire(): boolean {
+  tryAcquire(): CircuitPass | undefined {
     const state = this.state;
-    if (state === 'closed') return true;
-    if (state === 'open' || this.#trialRunning) return false;
+    if (state === 'closed') return 'pass';
+    if (state === 'open' || this.#trialRunning) return undefined;
     this.#trialRunning = true;
-    return true;
+    return 'trial';
   }
 
   /** The request reached the model (its first chunk arrived): the circuit closes. */
-  succeeded(): void {
+  succeeded(pass: CircuitPass): void {
     this.#failures = 0;
-    this.#trialRunning = false;
+    if (pass === 'trial') this.#trialRunning = false;
   }
 
   /** The request failed with an outage: one more consecutive failure. */
-  failed(): void {
+  failed(pass: CircuitPass): void {
     this.#failures += 1;
     if (this.#failures >= this.#threshold) this.#openedAt = this.#now();
-    this.#trialRunning = false;
+    if (pass === 'trial') this.#trialRunning = false;
   }
 
   /** The request ended without a verdict (cancelled, or a non-outage error). */
-  released(): void {
-    this.#trialRunning = false;
+  released(pass: CircuitPass): void {
+    if (pass === 'trial') this.#trialRunning = false;
   }
 }

@@ -202,6 +202,33 @@ describe('FallbackChatModel', () => {
     }
   });
 
+  it("does not free another request's trial when a request sent on the closed circuit is cancelled", () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    try {
+      const trial = new Subject<ChatChunk>();
+      const primary = new Scripted('primary', [
+        () => NEVER,
+        () => throwError(() => outage),
+        () => trial,
+      ]);
+      const model = new FallbackChatModel([primary, new Scripted('b', [() => of({})])], {
+        circuit: { failures: 1, cooldownMs: 10 },
+      });
+      const early = model.stream(request).subscribe();
+      collect(model);
+      vi.setSystemTime(10);
+      const running = model.stream(request).subscribe();
+      early.unsubscribe();
+      expect(collect(model)[0]?.metadata?.['fallback']).toEqual([
+        { model: 'primary', reason: 'circuit-open' },
+      ]);
+      expect(primary.calls).toBe(3);
+      running.unsubscribe();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('frees a half-open trial when its request is unsubscribed without a verdict', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: 0 });
     try {

@@ -9,7 +9,12 @@ import {
 } from '@rxagent/core';
 import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
 import { quoteBody } from '../openai/quoteBody.js';
-import { CircuitBreaker, type CircuitOptions, type CircuitState } from './circuitBreaker.js';
+import {
+  CircuitBreaker,
+  type CircuitOptions,
+  type CircuitPass,
+  type CircuitState,
+} from './circuitBreaker.js';
 import { isOutage } from './isOutage.js';
 
 /** Options of `FallbackChatModel`. */
@@ -120,7 +125,9 @@ export class FallbackChatModel implements ChatModel {
 class FallbackRun {
   readonly #skips: FallbackSkip[] = [];
   #current: Subscription | undefined;
+  /** The circuit of the request waiting for its first chunk, and how it got through. */
   #circuit: CircuitBreaker | undefined;
+  #pass: CircuitPass = 'pass';
   #lastError: unknown;
   #stopped = false;
 
@@ -136,10 +143,12 @@ class FallbackRun {
     for (let index = from; index < this.models.length; index++) {
       const circuit = this.circuits[index]!;
       const model = this.models[index]!;
-      if (!circuit.tryAcquire()) {
+      const pass = circuit.tryAcquire();
+      if (pass === undefined) {
         this.#skips.push({ model: model.modelName, reason: 'circuit-open' });
         continue;
       }
+      this.#pass = pass;
       this.#send(model, circuit, index);
       return;
     }
@@ -148,37 +157,38 @@ class FallbackRun {
 
   stop(): void {
     this.#stopped = true;
-    this.#circuit?.released();
+    this.#circuit?.released(this.#pass);
     this.#circuit = undefined;
     this.#current?.unsubscribe();
   }
 
   #send(model: ChatModel, circuit: CircuitBreaker, index: number): void {
     this.#circuit = circuit;
+    const pass = this.#pass;
     let first = true;
     let stream: Observable<ChatChunk>;
     try {
       stream = model.stream(this.request);
     } catch (error) {
-      this.#failed(model, circuit, index, error);
+      this.#failed(model, circuit, pass, index, error);
       return;
     }
     const subscription = stream.subscribe({
       next: (chunk) => {
         if (first) {
           first = false;
-          circuit.succeeded();
+          circuit.succeeded(pass);
           this.#circuit = undefined;
           this.subscriber.next(this.#named(chunk, model));
         } else this.subscriber.next(chunk);
       },
       error: (error: unknown) => {
-        if (first) this.#failed(model, circuit, index, error);
+        if (first) this.#failed(model, circuit, pass, index, error);
         else this.subscriber.error(error);
       },
       complete: () => {
         if (first) {
-          circuit.succeeded();
+          circuit.succeeded(pass);
           this.#circuit = undefined;
           this.subscriber.next(this.#named({}, model));
         }
@@ -190,14 +200,20 @@ class FallbackRun {
     else if (this.#circuit === circuit || !first) this.#current = subscription;
   }
 
-  #failed(model: ChatModel, circuit: CircuitBreaker, index: number, error: unknown): void {
+  #failed(
+    model: ChatModel,
+    circuit: CircuitBreaker,
+    pass: CircuitPass,
+    index: number,
+    error: unknown,
+  ): void {
     this.#circuit = undefined;
     if (!isOutage(error) || this.request.signal?.aborted) {
-      circuit.released();
+      circuit.released(pass);
       this.subscriber.error(error);
       return;
     }
-    circuit.failed();
+    circuit.failed(pass);
     this.#lastError = error;
     const status = error instanceof ModelError ? error.status : undefined;
     this.#skips.push({

@@ -11,6 +11,7 @@ import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
 import { agentHost } from './suites/agentHost.js';
+import { anthropicHttp } from './suites/anthropicHttp.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
@@ -27,6 +28,7 @@ import { workers } from './suites/workers.js';
 const SUITES = [
   'httpSequential',
   'httpConcurrent',
+  'anthropicHttp',
   'inProcess',
   'hookOverhead',
   'otelOverhead',
@@ -71,6 +73,7 @@ const server = await ServerProcess.start();
 try {
   if (want('httpSequential')) report(await httpSequential(server, config));
   if (want('httpConcurrent')) report(await httpConcurrent(server, config));
+  if (want('anthropicHttp')) report(await anthropicHttp(config));
   if (want('inProcess')) report(await inProcess(config));
   if (want('hookOverhead')) report(await hookOverhead(config));
   if (want('otelOverhead')) report(await otelOverhead(config));

@@ -81,7 +81,9 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     [installed, lint] = await Promise.all([install, checks]);
   }, 240_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }));
+  // The install holds every package's dependencies (the Anthropic SDK alone is thousands of
+  // files): removing it takes more than the default 10 s hook limit on a busy machine.
+  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }), 120_000);
 
   it('builds every package on prepack with tsc -p tsconfig.build.json', () => {
     expect(packages.length).toBeGreaterThanOrEqual(7);

@@ -12,6 +12,8 @@ const BUILT = {
   '@rxagent/core/testing': new URL('@rxagent/core/testing/index.js', modules).href,
   '@rxagent/react-agent': new URL('@rxagent/react-agent/index.js', modules).href,
   '@rxagent/otel': new URL('@rxagent/otel/index.js', modules).href,
+  '@rxagent/anthropic': new URL('@rxagent/anthropic/index.js', modules).href,
+  '@rxagent/anthropic/testing': new URL('@rxagent/anthropic/testing/index.js', modules).href,
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
 };

@@ -14,9 +14,13 @@ export class ServerProcess {
     this.baseURL = baseURL;
   }
 
-  /** Forks the server process and resolves once it listens. */
-  static async start(): Promise<ServerProcess> {
-    const entry = fileURLToPath(new URL('./serverMain.ts', import.meta.url));
+  /**
+   * Forks the server process and resolves once it listens: the strict OpenAI-compatible
+   * server (`serverMain.ts`), or another entry speaking the same IPC protocol
+   * (`anthropicServerMain.ts`).
+   */
+  static async start(main = 'serverMain.ts'): Promise<ServerProcess> {
+    const entry = fileURLToPath(new URL(`./${main}`, import.meta.url));
     const child = fork(entry, [], {
       execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

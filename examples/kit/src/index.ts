@@ -1,5 +1,10 @@
 export { type CapturedOutput, captureOutput } from './captureOutput.js';
-export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';
+export {
+  anthropicConfigured,
+  chooseModel,
+  liveModelConfigured,
+  type ModelChoice,
+} from './chooseModel.js';
 export type { ExampleOptions } from './exampleOptions.js';
 export { isEntryPoint, runMain } from './runMain.js';
 export {

@@ -1,3 +1,4 @@
+import { startStrictAnthropicServer } from '@rxagent/anthropic/testing';
 import { textOf } from '@rxagent/core';
 import { startStrictOpenAIServer } from '@rxagent/core/testing';
 import { captureOutput } from '@rxagent/example-kit';
@@ -36,6 +37,25 @@ describe('weather-outfit example (live mode, against a local OpenAI-compatible s
       expect(textOf(reply)).toContain(`${tomorrow.lowC}–${tomorrow.highC} °C`);
       expect(server.requests).toHaveLength(3);
       expect(server.rejected).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('weather-outfit example (live mode, against a local Messages API server)', () => {
+  it('runs the same program on AnthropicChatModel when ANTHROPIC_BASE_URL is set', async () => {
+    const server = await startStrictAnthropicServer(weatherScript());
+    try {
+      const { out, text } = captureOutput();
+      const env = { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_MODEL: 'claude-test' };
+      const reply = await main({ out, env, paceMs: 0 });
+      const tomorrow = FORECASTS['shanghai']![1];
+      expect(text().split('\n')[0]).toBe(`mode: live — model claude-test at ${server.baseURL}`);
+      expect(textOf(reply)).toContain(`${tomorrow.lowC}–${tomorrow.highC} °C`);
+      expect(server.requests).toHaveLength(3);
+      expect(server.rejected).toHaveLength(0);
+      expect(server.requests[0]!.body['system']).toBeDefined();
     } finally {
       await server.close();
     }

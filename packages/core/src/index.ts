@@ -144,6 +144,7 @@ export type {
   AssistantChatMessage,
   ChatContentPart,
   ChatMessage,
+  ChatThinking,
   ChatToolCall,
   SystemChatMessage,
   ToolChatMessage,

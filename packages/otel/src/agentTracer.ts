@@ -167,7 +167,15 @@ export class AgentTracer {
       if (info.usage !== undefined) {
         span.setAttribute(GenAi.usageInputTokens, info.usage.inputTokens);
         span.setAttribute(GenAi.usageOutputTokens, info.usage.outputTokens);
+        const { cacheReadTokens, cacheWriteTokens } = info.usage;
+        if (cacheReadTokens !== undefined)
+          span.setAttribute(GenAi.usageCacheReadTokens, cacheReadTokens);
+        if (cacheWriteTokens !== undefined)
+          span.setAttribute(GenAi.usageCacheWriteTokens, cacheWriteTokens);
       }
+      if (info.model !== undefined) span.setAttribute(GenAi.responseModel, info.model);
+      const skipped = reply.metadata['fallback'];
+      if (skipped !== undefined) span.setAttribute(GenAi.fallbackSkipped, JSON.stringify(skipped));
       if (this.#captureContent) span.setAttribute(GenAi.outputMessages, genAiMessages([reply]));
     }
     span.end();

@@ -16,6 +16,9 @@ export const GenAi = {
   requestSeed: 'gen_ai.request.seed',
   requestStopSequences: 'gen_ai.request.stop_sequences',
   responseFinishReasons: 'gen_ai.response.finish_reasons',
+  responseModel: 'gen_ai.response.model',
+  usageCacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  usageCacheWriteTokens: 'gen_ai.usage.cache_creation.input_tokens',
   usageInputTokens: 'gen_ai.usage.input_tokens',
   usageOutputTokens: 'gen_ai.usage.output_tokens',
   toolName: 'gen_ai.tool.name',
@@ -33,4 +36,6 @@ export const GenAi = {
   generateReason: 'rxagent.generate_reason',
   /** rxagent: the call was abandoned (unsubscribed) before it ended. */
   cancelled: 'rxagent.cancelled',
+  /** rxagent: the models a fallback chain skipped before one answered, with why (JSON). */
+  fallbackSkipped: 'rxagent.fallback.skipped',
 } as const;

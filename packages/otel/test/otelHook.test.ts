@@ -18,7 +18,7 @@ import {
 } from '@rxagent/core';
 import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
 import { type OtelHookOptions, otelHook } from '@rxagent/otel';
-import { ReActAgent } from '@rxagent/react-agent';
+import { FallbackChatModel, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -119,6 +119,29 @@ describe('otelHook', () => {
       'gen_ai.tool.call.id': 'call_w',
       'gen_ai.tool.type': 'function',
     });
+  });
+
+  it('records the model that answered and the models a fallback chain skipped on the chat span', async () => {
+    const down = new ScriptedChatModel([{ error: { status: 503, message: 'down' } }], {
+      modelName: 'primary',
+    });
+    const backup = new ScriptedChatModel(
+      [{ text: 'Sunny.', usage: { inputTokens: 5, outputTokens: 1 } }],
+      { modelName: 'backup' },
+    );
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: '',
+      model: new FallbackChatModel([down, backup]),
+      hooks: [otelHook({ tracer: tracing.provider.getTracer('test') })],
+    });
+    await ask(agent, 'Weather?');
+    const chat = tracing.span('chat primary');
+    expect(chat.attributes['gen_ai.request.model']).toBe('primary');
+    expect(chat.attributes['gen_ai.response.model']).toBe('backup');
+    expect(JSON.parse(String(chat.attributes['rxagent.fallback.skipped']))).toMatchObject([
+      { model: 'primary', reason: 'failed', status: 503 },
+    ]);
   });
 
   it('records no message content by default', async () => {

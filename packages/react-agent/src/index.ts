@@ -1,3 +1,11 @@
+export type { CircuitOptions, CircuitPass, CircuitState } from './fallback/circuitBreaker.js';
+export {
+  FallbackChatModel,
+  type FallbackChatModelOptions,
+  type FallbackModelStatus,
+  type FallbackSkip,
+} from './fallback/fallbackChatModel.js';
+export { isOutage } from './fallback/isOutage.js';
 export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finishGuard.js';
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
 export { CallStats } from './loop/callStats.js';
@@ -9,6 +17,15 @@ export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step
 export { Transcript } from './loop/transcript.js';
 export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
+export {
+  type AttemptSink,
+  type HeaderReader,
+  parseRetryAfterMs,
+  type RetryConfig,
+  type RetryPolicy,
+  runWithRetries,
+  type StartAttempt,
+} from './openai/retry.js';
 export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';
 export {

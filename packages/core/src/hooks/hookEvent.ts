@@ -70,6 +70,8 @@ export interface ModelResponseInfo {
   readonly usage?: Usage;
   /** Why the model stopped (`'stop'`, `'tool_calls'`, `'length'`, ...), as it said. */
   readonly finishReason?: string;
+  /** The model that answered, when it is not the one asked (a fallback chain's choice). */
+  readonly model?: string;
 }
 
 /**

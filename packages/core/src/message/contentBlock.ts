@@ -10,7 +10,9 @@ export interface TextBlock {
  * A model's reasoning ("thinking") text, kept apart from what it says. Some providers
  * require it back on later requests: `signature` and `provider` hold what the server sent
  * with it (opaque JSON, kept in memory and state, sent back only to the model that produced
- * it; see `formatMessages`).
+ * it; see `formatMessages`). `signature` is the provider's opaque proof of the block
+ * (Anthropic's thinking signature), sent back unchanged; Anthropic's redacted thinking is a
+ * block with empty `thinking` and `provider: { redacted: data }`.
  */
 export interface ThinkingBlock {
   readonly type: 'thinking';

@@ -39,6 +39,14 @@ export interface ChatToolCall {
 }
 
 /**
+ * Thinking a provider signed or redacted, sent back to it unchanged: a signed thinking block,
+ * or a redacted one (`data` is the provider's opaque payload).
+ */
+export type ChatThinking =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
+/**
  * An assistant turn; `content` is always present (`''` when the turn only calls tools). The
  * reasoning fields are sent back only to the model that produced them, in the field the
  * server used: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama), and
@@ -52,6 +60,11 @@ export interface AssistantChatMessage {
   reasoning_content?: string;
   reasoning?: string;
   reasoning_details?: JsonObject[];
+  /**
+   * The turn's signed or redacted thinking, in order, for a provider that needs it back
+   * (Anthropic). Not part of the Chat Completions format: OpenAI-compatible adapters drop it.
+   */
+  thinking?: ChatThinking[];
 }
 
 /** The result of one tool call, paired by `tool_call_id`. */

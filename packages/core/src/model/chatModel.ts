@@ -38,6 +38,10 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens read from the provider's prompt cache (counted in `inputTokens`). */
+  cacheReadTokens?: number;
+  /** Input tokens written to the provider's prompt cache (counted in `inputTokens`). */
+  cacheWriteTokens?: number;
 }
 
 /** A fragment of one tool call; fragments with the same `index` concatenate. */
@@ -65,11 +69,17 @@ export interface ChatChunk {
    * without an index is a detail of its own.
    */
   reasoningDetails?: JsonObject[];
-  /** A signature of the reasoning (concatenates). */
-  thinkingSignature?: string;
   toolCalls?: ToolCallDelta[];
   usage?: Usage;
   finishReason?: string;
+  /** Closes the thinking streamed so far as one block with this provider signature. */
+  thinkingSignature?: string;
+  /** A whole redacted thinking block (the provider's opaque data), in stream order. */
+  redactedThinking?: string;
+  /** The model that produced this response, when it is not the one asked (a fallback chain). */
+  model?: string;
+  /** Entries the reply's `metadata` gets (a fallback chain's record of skipped models). */
+  metadata?: JsonObject;
 }
 
 /**

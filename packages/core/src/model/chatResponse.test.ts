@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.js';
-import { ChatResponseAccumulator, MAX_TOOL_CALL_INDEX } from './chatResponse.js';
+import { addUsage, ChatResponseAccumulator, MAX_TOOL_CALL_INDEX } from './chatResponse.js';
 
 describe('ChatResponseAccumulator', () => {
   it('assembles tool-call deltas that share an index into one call', () => {
@@ -104,5 +104,54 @@ describe('ChatResponseAccumulator', () => {
         extraContent: { google: { thought_signature: 'AAA' } },
       },
     ]);
+  });
+});
+
+describe('ChatResponseAccumulator thinking blocks', () => {
+  it('splits thinking into blocks at each signature, keeps redacted blocks in order, and joins the text', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ thinking: 'Let me ' });
+    accumulator.add({ thinking: 'think.' });
+    accumulator.add({ thinkingSignature: 'sig-1' });
+    accumulator.add({ redactedThinking: 'opaque' });
+    accumulator.add({ thinking: 'More.' });
+    accumulator.add({ thinkingSignature: 'sig-2' });
+    const response = accumulator.response();
+    expect(response.thinking).toBe('Let me think.More.');
+    expect(response.thinkingBlocks).toEqual([
+      { type: 'thinking', thinking: 'Let me think.', signature: 'sig-1' },
+      { type: 'thinking', thinking: '', provider: { redacted: 'opaque' } },
+      { type: 'thinking', thinking: 'More.', signature: 'sig-2' },
+    ]);
+  });
+
+  it('has no thinking blocks when nothing was signed, and keeps the model and metadata a chunk named', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ thinking: 'plain', model: 'backup', metadata: { fallback: [] } });
+    accumulator.add({ metadata: { extra: 1 } });
+    const response = accumulator.response();
+    expect(response.thinkingBlocks).toBeUndefined();
+    expect(response.model).toBe('backup');
+    expect(response.metadata).toEqual({ fallback: [], extra: 1 });
+  });
+
+  it('counts a redacted block alone as content', () => {
+    const accumulator = new ChatResponseAccumulator();
+    accumulator.add({ redactedThinking: 'x' });
+    expect(accumulator.hasContent).toBe(true);
+  });
+});
+
+describe('addUsage', () => {
+  it('sums cache tokens when either side has them', () => {
+    const a = { inputTokens: 10, outputTokens: 1, totalTokens: 11, cacheReadTokens: 8 };
+    const b = { inputTokens: 5, outputTokens: 2, totalTokens: 7, cacheWriteTokens: 4 };
+    expect(addUsage(a, b)).toEqual({
+      inputTokens: 15,
+      outputTokens: 3,
+      totalTokens: 18,
+      cacheReadTokens: 8,
+      cacheWriteTokens: 4,
+    });
   });
 });

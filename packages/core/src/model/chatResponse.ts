@@ -1,5 +1,6 @@
 import { ModelError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import type { ThinkingBlock } from '../message/contentBlock.js';
 import type { ChatChunk, ReasoningField, ToolCallDelta, Usage } from './chatModel.js';
 import { ReasoningDetails } from './reasoningDetails.js';
 
@@ -40,7 +41,22 @@ export interface ChatResponse {
   readonly reasoningField?: ReasoningField;
   /** OpenRouter's `reasoning_details`, its streamed pieces merged by `index`. */
   readonly reasoningDetails?: readonly JsonObject[];
-  readonly thinkingSignature?: string;
+  /**
+   * The thinking as separate blocks, present only when the provider signed or redacted some
+   * (`thinking` then still holds all the thinking text joined).
+   */
+  readonly thinkingBlocks?: readonly ThinkingBlock[];
+  /** The model that answered, when a chunk named it (see `ChatChunk.model`). */
+  readonly model?: string;
+  /** Metadata entries chunks asked the reply to carry. */
+  readonly metadata?: JsonObject;
+}
+
+/** One thinking block being streamed: its text parts, then its signature or redacted data. */
+interface ThinkingParts {
+  parts: string[];
+  signature?: string;
+  redacted?: string;
 }
 
 interface ToolCallParts {
@@ -72,8 +88,11 @@ export class ChatResponseAccumulator {
   #finishReason: string | undefined;
   #reasoningField: ReasoningField | undefined;
   #details: ReasoningDetails | undefined;
-  #signature: string[] | undefined;
   #textLength = 0;
+  /** Thinking split into blocks: made only once a signature or a redacted block arrives. */
+  #thinkingBlocks: ThinkingParts[] | undefined;
+  #model: string | undefined;
+  #metadata: JsonObject | undefined;
 
   /** Adds one chunk. */
   add(chunk: ChatChunk): void {
@@ -81,12 +100,20 @@ export class ChatResponseAccumulator {
       this.#text.push(chunk.text);
       this.#textLength += chunk.text.length;
     }
-    if (chunk.thinking) this.#thinking.push(chunk.thinking);
+    if (chunk.thinking) this.#addThinking(chunk.thinking);
     if (chunk.reasoningField) this.#reasoningField = chunk.reasoningField;
-    if (chunk.reasoningDetails || chunk.thinkingSignature) this.#addReasoningData(chunk);
+    if (chunk.reasoningDetails) {
+      this.#details ??= new ReasoningDetails();
+      this.#details.add(chunk.reasoningDetails);
+    }
     if (chunk.toolCalls) for (const delta of chunk.toolCalls) this.#addToolCall(delta);
     if (chunk.usage) this.#usage = chunk.usage;
     if (chunk.finishReason) this.#finishReason = chunk.finishReason;
+    if (chunk.thinkingSignature !== undefined || chunk.redactedThinking !== undefined) {
+      this.#addThinkingMark(chunk.thinkingSignature, chunk.redactedThinking);
+    }
+    if (chunk.model !== undefined) this.#model = chunk.model;
+    if (chunk.metadata !== undefined) this.#metadata = { ...this.#metadata, ...chunk.metadata };
   }
 
   /** Whether any text, thinking or tool call has arrived. */
@@ -95,7 +122,8 @@ export class ChatResponseAccumulator {
       this.#text.length > 0 ||
       this.#thinking.length > 0 ||
       this.#toolCalls.length > 0 ||
-      this.#details !== undefined
+      this.#details !== undefined ||
+      this.#thinkingBlocks !== undefined
     );
   }
 
@@ -129,24 +157,41 @@ export class ChatResponseAccumulator {
       ...(this.#finishReason !== undefined && { finishReason: this.#finishReason }),
       ...(this.#reasoningField && { reasoningField: this.#reasoningField }),
       ...(details && details.length > 0 && { reasoningDetails: details }),
-      ...(this.#signature && { thinkingSignature: this.#join(this.#signature) }),
+      ...(this.#thinkingBlocks && { thinkingBlocks: this.#thinkingBlocks.map(toThinkingBlock) }),
+      ...(this.#model !== undefined && { model: this.#model }),
+      ...(this.#metadata && { metadata: this.#metadata }),
     };
+  }
+
+  #addThinking(text: string): void {
+    this.#thinking.push(text);
+    const blocks = this.#thinkingBlocks;
+    if (blocks === undefined) return;
+    const last = blocks[blocks.length - 1];
+    if (last === undefined || last.signature !== undefined || last.redacted !== undefined) {
+      blocks.push({ parts: [text] });
+    } else last.parts.push(text);
+  }
+
+  /** A signature closes the open thinking block; a redacted block is a block of its own. */
+  #addThinkingMark(signature: string | undefined, redacted: string | undefined): void {
+    if (this.#thinkingBlocks === undefined) {
+      // The thinking so far (unsigned until now) becomes the first block.
+      this.#thinkingBlocks = this.#thinking.length > 0 ? [{ parts: [...this.#thinking] }] : [];
+    }
+    const blocks = this.#thinkingBlocks;
+    if (signature !== undefined) {
+      const last = blocks[blocks.length - 1];
+      if (last === undefined || last.signature !== undefined || last.redacted !== undefined) {
+        blocks.push({ parts: [], signature });
+      } else last.signature = signature;
+    }
+    if (redacted !== undefined) blocks.push({ parts: [], redacted });
   }
 
   #join(parts: string[]): string {
     if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
     return parts[0] ?? '';
-  }
-
-  #addReasoningData({ reasoningDetails, thinkingSignature }: ChatChunk): void {
-    if (reasoningDetails) {
-      this.#details ??= new ReasoningDetails();
-      this.#details.add(reasoningDetails);
-    }
-    if (thinkingSignature) {
-      this.#signature ??= [];
-      this.#signature.push(thinkingSignature);
-    }
   }
 
   #addToolCall(delta: ToolCallDelta): void {
@@ -174,6 +219,16 @@ export class ChatResponseAccumulator {
   }
 }
 
+function toThinkingBlock(block: ThinkingParts): ThinkingBlock {
+  const thinking = block.parts.join('');
+  if (block.redacted !== undefined) {
+    return { type: 'thinking', thinking, provider: { redacted: block.redacted } };
+  }
+  return block.signature === undefined
+    ? { type: 'thinking', thinking }
+    : { type: 'thinking', thinking, signature: block.signature };
+}
+
 function describe(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
@@ -183,9 +238,16 @@ function describe(value: unknown): string {
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a) return b;
   if (!b) return a;
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
+  if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) {
+    sum.cacheReadTokens = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0);
+  }
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) {
+    sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  }
+  return sum;
 }

@@ -373,6 +373,42 @@ describe('formatMessages', () => {
   });
 });
 
+describe('formatMessages with signed thinking', () => {
+  it('sends signed and redacted thinking of its own turns back in `thinking`, in order, and drops plain thinking', () => {
+    const content: ContentBlock[] = [
+      { type: 'thinking', thinking: 'plain' },
+      { type: 'thinking', thinking: 'signed', signature: 'sig' },
+      { type: 'thinking', thinking: '', provider: { redacted: 'opaque' } },
+      { type: 'text', text: 'Answer.' },
+    ];
+    const out = formatMessages(
+      [userMsg('q'), createMsg({ name: 'me', role: 'assistant', content })],
+      {
+        selfName: 'me',
+      },
+    );
+    expect(out[1]).toEqual({
+      role: 'assistant',
+      content: 'Answer.',
+      thinking: [
+        { type: 'thinking', thinking: 'signed', signature: 'sig' },
+        { type: 'redacted_thinking', data: 'opaque' },
+      ],
+    });
+  });
+
+  it("never sends another agent's thinking", () => {
+    const content: ContentBlock[] = [
+      { type: 'thinking', thinking: 'signed', signature: 'sig' },
+      { type: 'text', text: 'Hi.' },
+    ];
+    const out = formatMessages([createMsg({ name: 'other', role: 'assistant', content })], {
+      selfName: 'me',
+    });
+    expect(out).toEqual([{ role: 'user', name: 'other', content: 'Hi.' }]);
+  });
+});
+
 describe('sanitizeName', () => {
   it('replaces characters outside [A-Za-z0-9_-] and cuts to 64 characters', () => {
     expect(sanitizeName('a.b c/d-e_f')).toBe('a_b_c_d-e_f');

@@ -7,6 +7,7 @@ import type {
   AssistantChatMessage,
   ChatContentPart,
   ChatMessage,
+  ChatThinking,
   ChatToolCall,
   UserChatMessage,
 } from './chatMessage.js';
@@ -45,7 +46,9 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  *   Msgs whose `metadata.model` is `options.model`, a thinking block whose `provider`
  *   recorded a `reasoningField` is sent in that field (`reasoning_content` or `reasoning`),
  *   its `reasoningDetails` as `reasoning_details`, and each tool call's `extraContent` as
- *   its `extra_content`. Otherwise thinking blocks are dropped.
+ *   its `extra_content`. Otherwise thinking blocks are dropped, except those a provider signed or
+ *   redacted, which go in the message's `thinking` (for Anthropic; OpenAI-compatible
+ *   adapters drop the field).
  * - Each `tool_result` becomes a `role: 'tool'` message, in block order. A result whose call
  *   is not in the formatted history (another agent's tool, a trimmed window) is dropped,
  *   since the API rejects a tool message that answers no call.
@@ -154,7 +157,17 @@ function toAssistant(msg: Msg, callIds: Set<string>, reasoning: boolean): Assist
   const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
   if (reasoning) addReasoning(blocks, message);
   let calls = 0;
-  for (const block of blocks) if (block.type === 'tool_use') calls++;
+  let thinking: ChatThinking[] | undefined;
+  for (const block of blocks) {
+    if (block.type === 'tool_use') calls++;
+    else if (block.type === 'thinking') {
+      const signed = signedThinking(block);
+      if (signed === undefined) continue;
+      thinking ??= [];
+      thinking.push(signed);
+    }
+  }
+  if (thinking !== undefined) message.thinking = thinking;
   if (calls === 0) return message;
   // Sized up front: a request is held for as long as its model call runs, and an array
   // grown by push keeps room for 17 entries.
@@ -192,6 +205,16 @@ function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMes
         : details;
     }
   }
+}
+
+/** A thinking block the provider must get back unchanged, or `undefined` for plain thinking. */
+function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinking | undefined {
+  const redacted = block.provider?.['redacted'];
+  if (typeof redacted === 'string') return { type: 'redacted_thinking', data: redacted };
+  if (block.signature !== undefined) {
+    return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+  }
+  return undefined;
 }
 
 function joinText(blocks: readonly ContentBlock[]): string {

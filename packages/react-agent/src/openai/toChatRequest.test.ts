@@ -126,3 +126,34 @@ describe('defaultMaxTokensField', () => {
     expect(defaultMaxTokensField('not a url')).toBe('max_tokens');
   });
 });
+
+describe('toChatRequest and signed thinking', () => {
+  it('drops the `thinking` of assistant messages, which is not a Chat Completions field', () => {
+    const request: ChatRequest = {
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: 'a',
+          thinking: [{ type: 'thinking', thinking: 't', signature: 's' }],
+        },
+      ],
+    };
+    const body = toChatRequest(request, {
+      model: 'm',
+      stream: true,
+      maxTokensField: 'max_tokens',
+    });
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a' },
+    ]);
+    expect(request.messages[1]).toHaveProperty('thinking');
+  });
+
+  it('sends the same messages array when no message has thinking', () => {
+    const request: ChatRequest = { messages: [{ role: 'user', content: 'q' }] };
+    const body = toChatRequest(request, { model: 'm', stream: true, maxTokensField: 'max_tokens' });
+    expect(body.messages).toBe(request.messages);
+  });
+});

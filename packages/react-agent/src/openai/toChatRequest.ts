@@ -1,4 +1,4 @@
-import type { ChatRequest, JsonObject } from '@rxagent/core';
+import type { ChatMessage, ChatRequest, JsonObject } from '@rxagent/core';
 import { toWireToolChoice } from '@rxagent/core';
 import type {
   ChatCompletionCreateParamsNonStreaming,
@@ -49,7 +49,7 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
   if (options.seed !== undefined) body['seed'] = options.seed;
   if (options.stop !== undefined) body['stop'] = options.stop;
   body['model'] = settings.model;
-  body['messages'] = request.messages;
+  body['messages'] = withoutThinking(request.messages);
   body['stream'] = settings.stream;
   if (settings.stream) body['stream_options'] = { include_usage: true };
   else delete body['stream_options'];
@@ -64,6 +64,21 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
   }
   // The body is assembled from typed parts plus caller-supplied extras the SDK forwards as-is.
   return body as unknown as Params;
+}
+
+/**
+ * The messages without the `thinking` an Anthropic model signed (not a Chat Completions
+ * field, which OpenAI rejects); the same array when no message has any.
+ */
+function withoutThinking(messages: ChatMessage[]): ChatMessage[] {
+  if (!messages.some((message) => message.role === 'assistant' && message.thinking)) {
+    return messages;
+  }
+  return messages.map((message) => {
+    if (message.role !== 'assistant' || message.thinking === undefined) return message;
+    const { thinking: _signed, ...rest } = message;
+    return rest;
+  });
 }
 
 /**

@@ -77,7 +77,6 @@ describe('responseToMsg', () => {
         thinking: 'Hmm.',
         reasoningField: 'reasoning',
         reasoningDetails: details,
-        thinkingSignature: 'c2ln',
         toolCalls: [{ id: 'c1', name: 'f', arguments: '{}', extraContent }],
       },
       'assistant',
@@ -89,7 +88,6 @@ describe('responseToMsg', () => {
       {
         type: 'thinking',
         thinking: 'Hmm.',
-        signature: 'c2ln',
         provider: { reasoningField: 'reasoning', reasoningDetails: details },
       },
       { type: 'tool_use', id: 'c1', name: 'f', input: {}, provider: { extraContent } },
@@ -106,5 +104,33 @@ describe('responseToMsg', () => {
       { type: 'thinking', thinking: '', provider: { reasoningDetails: details } },
       { type: 'text', text: 'Hi.' },
     ]);
+  });
+});
+
+describe('responseToMsg with provider data', () => {
+  it('keeps signed and redacted thinking as separate blocks and records the answering model and fallback', () => {
+    const msg = responseToMsg(
+      {
+        text: 'Hi.',
+        thinking: 'ab',
+        toolCalls: [],
+        thinkingBlocks: [
+          { type: 'thinking', thinking: 'ab', signature: 'sig' },
+          { type: 'thinking', thinking: '', provider: { redacted: 'x' } },
+        ],
+        model: 'backup',
+        metadata: { fallback: [{ model: 'primary', reason: 'failed' }] },
+      },
+      'assistant',
+    );
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: 'ab', signature: 'sig' },
+      { type: 'thinking', thinking: '', provider: { redacted: 'x' } },
+      { type: 'text', text: 'Hi.' },
+    ]);
+    expect(msg.metadata).toEqual({
+      model: 'backup',
+      fallback: [{ model: 'primary', reason: 'failed' }],
+    });
   });
 });

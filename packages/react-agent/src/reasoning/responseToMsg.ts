@@ -20,9 +20,12 @@ import {
  * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
  *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
  *   maps each new id to the server's.
- * - what the server sent to be sent back (reasoning's field and `reasoning_details`, a
- *   signature, each call's `extraContent`) stays on the thinking and tool_use blocks, and
- *   `metadata.model` names the model that produced the reply (reasoning goes back only to it);
+ * - what the server sent to be sent back (reasoning's field and `reasoning_details`, each
+ *   call's `extraContent`) stays on the thinking and tool_use blocks, and thinking a provider
+ *   signed or redacted keeps its blocks (`signature`, `provider`);
+ * - `metadata.model` names the model that produced the reply (reasoning goes back only to
+ *   it): the one a chunk named (a fallback chain's answering model, with what it skipped in
+ *   `metadata.fallback`), else `model`;
  * - a finish reason other than `stop` or `tool_calls` (`length`, `content_filter`) is kept in
  *   `metadata.finishReason`, so a caller can tell a filtered or cut answer from a whole one.
  */
@@ -33,8 +36,11 @@ export function responseToMsg(
   model?: string,
 ): Msg {
   const content: ContentBlock[] = [];
-  const thinking = thinkingBlock(response);
-  if (thinking) content.push(thinking);
+  if (response.thinkingBlocks) content.push(...response.thinkingBlocks);
+  else {
+    const thinking = thinkingBlock(response);
+    if (thinking) content.push(thinking);
+  }
   if (response.text || response.toolCalls.length === 0)
     content.push({ type: 'text', text: response.text });
   // Made only when needed: most replies have valid arguments and distinct ids.
@@ -62,8 +68,9 @@ export function responseToMsg(
       call.extraContent ? { ...block, provider: { extraContent: call.extraContent } } : block,
     );
   }
-  const metadata: JsonObject = {};
-  if (model !== undefined) metadata['model'] = model;
+  const metadata: JsonObject = response.metadata ? { ...response.metadata } : {};
+  const answered = response.model ?? model;
+  if (answered !== undefined) metadata['model'] = answered;
   if (invalid !== undefined) metadata['invalidToolArguments'] = invalid;
   if (renamed !== undefined) metadata['renamedToolCallIds'] = renamed;
   const reason = response.finishReason;
@@ -75,22 +82,17 @@ export function responseToMsg(
 
 /**
  * The thinking block of a response, with what the server sent beside the text (the field
- * that carried it, OpenRouter's `reasoning_details`, a signature) so it can go back; a
- * reply whose reasoning is only details (encrypted) still gets one, with empty text.
+ * that carried it, OpenRouter's `reasoning_details`) so it can go back; a reply whose
+ * reasoning is only details (encrypted) still gets one, with empty text.
  */
 function thinkingBlock(response: ChatResponse): ThinkingBlock | undefined {
-  const { thinking, reasoningField, reasoningDetails, thinkingSignature } = response;
-  if (!thinking && !reasoningDetails && !thinkingSignature) return undefined;
+  const { thinking, reasoningField, reasoningDetails } = response;
+  if (!thinking && !reasoningDetails) return undefined;
   const provider: JsonObject = {};
   if (reasoningField && thinking) provider['reasoningField'] = reasoningField;
   if (reasoningDetails) provider['reasoningDetails'] = [...reasoningDetails];
   const hasProvider = provider['reasoningField'] !== undefined || reasoningDetails !== undefined;
-  return {
-    type: 'thinking',
-    thinking,
-    ...(thinkingSignature && { signature: thinkingSignature }),
-    ...(hasProvider && { provider }),
-  };
+  return { type: 'thinking', thinking, ...(hasProvider && { provider }) };
 }
 
 function uniqueId(id: string, used: Set<string>): string {

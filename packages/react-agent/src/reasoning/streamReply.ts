@@ -129,10 +129,17 @@ function receiveReply(
 }
 
 /** Only what hooks report (not the text or tool calls, which the reply holds). */
-function responseInfo({ usage, finishReason }: ChatResponse): ModelResponseInfo {
+function responseInfo({ usage, finishReason, model }: ChatResponse): ModelResponseInfo {
   // Built directly rather than from conditional spreads: this runs once per model request.
-  if (usage === undefined) return finishReason === undefined ? {} : { finishReason };
-  return finishReason === undefined ? { usage } : { usage, finishReason };
+  const info: ModelResponseInfo =
+    usage === undefined
+      ? finishReason === undefined
+        ? {}
+        : { finishReason }
+      : finishReason === undefined
+        ? { usage }
+        : { usage, finishReason };
+  return model === undefined ? info : { ...info, model };
 }
 
 /** Accumulates `chunk` and runs the hooks on its events, one after another. */

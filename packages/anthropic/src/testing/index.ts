@@ -1,0 +1,13 @@
+export type {
+  AnthropicScriptedError,
+  AnthropicScriptedReply,
+  AnthropicScriptedToolCall,
+  AnthropicScriptedTurn,
+} from './anthropicScript.js';
+export {
+  type AnthropicRecordedRequest,
+  type StrictAnthropicServer,
+  startStrictAnthropicServer,
+} from './strictAnthropicServer.js';
+export { ThinkingSigner } from './thinkingSigner.js';
+export { validateMessagesRequest } from './validateMessagesRequest.js';

@@ -147,6 +147,7 @@ describe('formatMessages', () => {
           ...bare,
           reasoning: 'Look it up.',
           reasoning_details: [{ type: 'reasoning.text', text: 'Look it up.', index: 0 }],
+          thinking: [{ type: 'thinking', thinking: 'Look it up.', signature: 'c2ln' }],
           tool_calls: [
             { ...bare.tool_calls[0], extra_content: { google: { thought_signature: 'c2ln' } } },
           ],
@@ -374,7 +375,7 @@ describe('formatMessages', () => {
 });
 
 describe('formatMessages with signed thinking', () => {
-  it('sends signed and redacted thinking of its own turns back in `thinking`, in order, and drops plain thinking', () => {
+  it('sends signed and redacted thinking of its own turns back in `thinking`, in order, to the model that made them, and drops plain thinking', () => {
     const content: ContentBlock[] = [
       { type: 'thinking', thinking: 'plain' },
       { type: 'thinking', thinking: 'signed', signature: 'sig' },
@@ -382,10 +383,11 @@ describe('formatMessages with signed thinking', () => {
       { type: 'text', text: 'Answer.' },
     ];
     const out = formatMessages(
-      [userMsg('q'), createMsg({ name: 'me', role: 'assistant', content })],
-      {
-        selfName: 'me',
-      },
+      [
+        userMsg('q'),
+        createMsg({ name: 'me', role: 'assistant', content, metadata: { model: 'claude' } }),
+      ],
+      { selfName: 'me', model: 'claude' },
     );
     expect(out[1]).toEqual({
       role: 'assistant',
@@ -395,6 +397,11 @@ describe('formatMessages with signed thinking', () => {
         { type: 'redacted_thinking', data: 'opaque' },
       ],
     });
+    const elsewhere = formatMessages(
+      [createMsg({ name: 'me', role: 'assistant', content, metadata: { model: 'claude' } })],
+      { selfName: 'me', model: 'gpt' },
+    );
+    expect(elsewhere).toEqual([{ role: 'assistant', content: 'Answer.' }]);
   });
 
   it("never sends another agent's thinking", () => {

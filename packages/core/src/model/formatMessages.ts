@@ -46,9 +46,9 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  *   Msgs whose `metadata.model` is `options.model`, a thinking block whose `provider`
  *   recorded a `reasoningField` is sent in that field (`reasoning_content` or `reasoning`),
  *   its `reasoningDetails` as `reasoning_details`, and each tool call's `extraContent` as
- *   its `extra_content`. Otherwise thinking blocks are dropped, except those a provider signed or
- *   redacted, which go in the message's `thinking` (for Anthropic; OpenAI-compatible
- *   adapters drop the field).
+ *   its `extra_content`; thinking a provider signed or redacted goes in the message's
+ *   `thinking` (for Anthropic; OpenAI-compatible adapters drop the field). Otherwise
+ *   thinking blocks are dropped.
  * - Each `tool_result` becomes a `role: 'tool'` message, in block order. A result whose call
  *   is not in the formatted history (another agent's tool, a trimmed window) is dropped,
  *   since the API rejects a tool message that answers no call.
@@ -160,7 +160,7 @@ function toAssistant(msg: Msg, callIds: Set<string>, reasoning: boolean): Assist
   let thinking: ChatThinking[] | undefined;
   for (const block of blocks) {
     if (block.type === 'tool_use') calls++;
-    else if (block.type === 'thinking') {
+    else if (reasoning && block.type === 'thinking') {
       const signed = signedThinking(block);
       if (signed === undefined) continue;
       thinking ??= [];

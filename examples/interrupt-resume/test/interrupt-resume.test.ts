@@ -132,6 +132,35 @@ describe('interrupt-resume example (offline)', () => {
     });
   });
 
+  it('runs --resume again on the conversation the last --resume saved, keeping it valid', async () => {
+    const dir = await sessionDir();
+    const fast = {
+      env: {},
+      interactive: false,
+      sessionDir: dir,
+      monthMs: 50,
+      interruptAfterMs: 120,
+    };
+
+    await main({ ...fast, out: capture().out, argv: ['--interrupt-only'] });
+    await main({ ...fast, out: capture().out, argv: ['--resume'] });
+    // The scripted model plays the same calls (same ids) again: they must not clash with
+    // the ones the restored conversation holds.
+    const again = await main({ ...fast, out: capture().out, argv: ['--resume'] });
+
+    const messages = again.approval!.reply.content;
+    expect(messages).toContainEqual({ type: 'text', text: expect.stringContaining('Published') });
+    expect(again.approval!.pending.map((call) => call.id)).toEqual(['call_publish_2']);
+    const saved = await new JsonFileSession(dir).load('incident-assistant');
+    const reloaded = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: '',
+      model: new ScriptedChatModel([]),
+    });
+    reloaded.loadStateDict(saved!);
+    expectValidConversation(reloaded.memory.messages());
+  });
+
   it('interrupts on a keypress and never publishes when the user declines', async () => {
     const dir = await sessionDir();
     const input = Object.assign(new PassThrough(), {

@@ -96,7 +96,12 @@ function receiveReply(
       settled = true;
       context.addUsage(response.usage);
       streamed = {
-        reply: responseToMsg(response, transcript.agentName, draftId),
+        reply: responseToMsg(
+          response,
+          transcript.agentName,
+          draftId,
+          response.toolCalls.length > 0 ? transcript.toolCallIds() : undefined,
+        ),
         info: responseInfo(response),
       };
     } catch (error) {

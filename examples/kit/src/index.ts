@@ -1,7 +1,7 @@
 export { type CapturedOutput, captureOutput } from './captureOutput.js';
 export { chooseModel, liveModelConfigured, type ModelChoice } from './chooseModel.js';
 export type { ExampleOptions } from './exampleOptions.js';
-export { isEntryPoint, runMain } from './runMain.js';
+export { isEntryPoint, reportFailure, runMain } from './runMain.js';
 export {
   lastToolOutput,
   latestToolOutputs,

@@ -14,10 +14,12 @@ export function markErrorRendered(error: unknown): void {
  *
  * @example
  * ```ts
- * main().catch((error: unknown) => {
+ * try {
+ *   await lastValueFrom(agent.stream(userMsg(question)).pipe(renderEvents()));
+ * } catch (error) {
  *   if (!isErrorRendered(error)) console.error(error);
  *   process.exitCode = 1;
- * });
+ * }
  * ```
  */
 export function isErrorRendered(error: unknown): boolean {

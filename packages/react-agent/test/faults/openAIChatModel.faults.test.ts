@@ -343,4 +343,23 @@ describe('OpenAIChatModel against a faulty server', () => {
     expect(error.message).toMatch(/not valid JSON/);
     expect(error.message.length).toBeLessThan(1_000);
   });
+
+  it.each([
+    ['streaming', true],
+    ['not streaming', false],
+  ])(
+    "quotes the provider's message of a 400 whose body is a JSON array of errors, %s",
+    async (_, stream) => {
+      const message = "Invalid value at 'tools[0].function_declarations[0].parameters'";
+      await serve((_req, res) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify([{ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }]));
+      });
+      const { error } = await failure(model({ stream }).stream(ask));
+      expect(error.status).toBe(400);
+      expect(error.message).toContain(`HTTP 400: ${message}`);
+      expect(error.message).not.toContain('no body');
+      expect(server?.requests).toBe(1);
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownSnippets } from '../snippets/extractSnippets.js';
@@ -88,6 +88,27 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     );
     // publint and arethetypeswrong read the tarballs while npm installs them, in the pool's
     // other slots.
+    // What `npm publish` would do, without publishing: no warning but the login one (this
+    // machine is not logged in), and a public scoped package.
+    const publishDryRun = async (tarball: string): Promise<string[]> => {
+      const result = await pool.run(() =>
+        runCommand('npm', ['publish', '--dry-run', `./${basename(tarball)}`], {
+          cwd: dirname(tarball),
+          env: plainEnv(),
+          timeoutMs: CHECK_MS,
+        }),
+      );
+      const warnings = result.stderr
+        .split('\n')
+        .filter(
+          (line) => /^npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line),
+        );
+      if (result.code !== 0 || warnings.length > 0)
+        return [describeFailure(`npm publish --dry-run ${tarball}`, result)];
+      return /public access/.test(result.stderr + result.stdout)
+        ? []
+        : [`npm publish --dry-run ${tarball} did not say it publishes with public access`];
+    };
     const check = async (what: string, command: string, args: string[]): Promise<string[]> => {
       const result = await pool.run(() =>
         runCommand(command, args, { cwd: work, timeoutMs: CHECK_MS }),
@@ -96,6 +117,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     };
     const checks = Promise.all(
       [...tarballs.values()].flatMap((tarball) => [
+        publishDryRun(tarball),
         check(`publint ${tarball}`, bin('publint'), ['run', tarball, '--strict']),
         check(`attw ${tarball}`, bin('attw'), [
           tarball,
@@ -134,7 +156,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     scaled(60_000),
   );
 
-  it('passes publint and arethetypeswrong (ESM-only profile)', () => {
+  it('passes publint, arethetypeswrong (ESM-only profile) and npm publish --dry-run', () => {
     expect(lint).toEqual([]);
   });
 

@@ -27,6 +27,7 @@ export interface PackageManifest {
   devDependencies?: Record<string, string>;
   files?: string[];
   engines?: Record<string, string>;
+  license?: string;
 }
 
 /** The publishable packages (`packages/*`), with their workspace dependencies. */

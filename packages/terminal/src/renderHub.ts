@@ -69,8 +69,13 @@ export function renderHub(agents: RenderedAgents, options: RenderHubOptions = {}
     },
   };
   const removers = list.map((agent) => agent.addHook(hook));
-  const notes = options.notes?.subscribe((text) => {
-    if (!muted()) renderer.note(text);
+  const notes = options.notes?.subscribe({
+    next: (text) => {
+      if (!muted()) renderer.note(text);
+    },
+    // No call to fail here: the rendering goes on, and says why the notes stopped.
+    error: (error: unknown) =>
+      renderer.note(`(notes stopped: ${error instanceof Error ? error.message : String(error)})`),
   });
   return () => {
     notes?.unsubscribe();

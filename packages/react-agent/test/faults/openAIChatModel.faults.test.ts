@@ -226,7 +226,10 @@ describe('OpenAIChatModel against a faulty server', () => {
     expect(error.message).toMatch(/timed out after 150 ms/);
     expect(error.retryable).toBe(true);
     expect(ms).toBeLessThan(2_000);
-    expect(server?.requests).toBe(1);
+    // Sent once, never retried. On a busy machine the 150 ms may pass before this process's
+    // server has even parsed the request (client and server share one event loop), so it
+    // may have counted none.
+    expect(server?.requests).toBeLessThanOrEqual(1);
   });
 
   it('times out headers followed by silence after timeoutMs', async () => {

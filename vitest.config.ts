@@ -20,7 +20,11 @@ export default defineConfig({
       'scripts/**/*.test.ts',
     ],
     environment: 'node',
-    testTimeout: 20_000,
+    // Generous, for a busy 2-core machine: a test or hook that starts a child process or a
+    // server sets its own larger limit; a cleanup hook's limit is larger than the timeouts of
+    // what it stops (a redis-server gets 5 s to exit before it is killed).
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // In CI a JSON report is written too, so .ci/run can print the plain "N passed, N failed" line.
     reporters: process.env['CI'] ? ['default', 'json'] : ['default'],
     outputFile: { json: '.ci/test-results.json' },

@@ -1,17 +1,33 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownSnippets } from '../snippets/extractSnippets.js';
+import { ProcessPool } from '../testing/processPool.js';
+import { batchTimeLimit, scaled } from '../testing/timeLimits.js';
 import { writeConsumerProject } from './consumerProject.js';
 import { packPackages, publishablePackages } from './packPackages.js';
-import { type CommandResult, describeFailure, plainEnv, runCommand } from './runCommand.js';
+import {
+  type CommandResult,
+  describeFailure,
+  killRunningCommands,
+  plainEnv,
+  runCommand,
+} from './runCommand.js';
 import { tarballProblems } from './tarballProblems.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = (name: string): string => join(root, 'node_modules', '.bin', name);
 const README_SECTION = '## Use the packages in your own project';
+
+// Time limits, stretched on a busy machine: each command has its own, and each hook's is
+// larger than the commands it waits for, so a slow command fails with its own message.
+const PACK_MS = scaled(120_000);
+const INSTALL_MS = scaled(180_000);
+const CHECK_MS = scaled(60_000);
+const CLEANUP_MS = scaled(60_000);
 
 /** The runnable block of the README's section on using the packages from another project. */
 function readmeProgram(): string {
@@ -42,48 +58,86 @@ describe('the packages, packed and installed with npm outside the workspace', ()
   let installed: CommandResult | undefined;
   let lint: string[] = [];
 
+  // Every child process of this file (packing, npm, publint, attw) takes a slot of one pool.
+  const pool = new ProcessPool();
+  // Packing in waves of `pool.limit`, then the install (the checks run beside it).
+  const setupMs = batchTimeLimit(packages.length, pool.limit, PACK_MS) + INSTALL_MS;
+
   beforeAll(async () => {
     mkdirSync(join(work, 'tarballs'));
     mkdirSync(consumer);
-    tarballs = await packPackages(packages, join(work, 'tarballs'));
+    tarballs = await packPackages(packages, join(work, 'tarballs'), pool, PACK_MS);
     writeConsumerProject(consumer, readmeProgram());
-    const install = runCommand(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--loglevel=error',
-        ...tarballs.values(),
-        pinned('.', 'rxjs'),
-        pinned('.', '@types/node'),
-        pinned('packages/core', 'zod'),
-        pinned('packages/otel', '@opentelemetry/api'),
-      ],
-      { cwd: consumer, env: plainEnv(), timeoutMs: 150_000 },
+    const install = pool.run(() =>
+      runCommand(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--loglevel=error',
+          ...tarballs.values(),
+          pinned('.', 'rxjs'),
+          pinned('.', '@types/node'),
+          pinned('packages/core', 'zod'),
+          pinned('packages/otel', '@opentelemetry/api'),
+        ],
+        { cwd: consumer, env: plainEnv(), timeoutMs: INSTALL_MS },
+      ),
     );
-    // publint and arethetypeswrong read the tarballs (one at a time) while npm installs them.
-    const checks = (async () => {
-      const failures: string[] = [];
-      for (const tarball of tarballs.values()) {
-        const [publint, attw] = await Promise.all([
-          runCommand(bin('publint'), ['run', tarball, '--strict'], { cwd: work }),
-          runCommand(bin('attw'), [tarball, '--profile', 'esm-only', '--no-color', '--no-emoji'], {
-            cwd: work,
-          }),
-        ]);
-        if (publint.code !== 0) failures.push(describeFailure(`publint ${tarball}`, publint));
-        if (attw.code !== 0) failures.push(describeFailure(`attw ${tarball}`, attw));
-      }
-      return failures;
-    })();
+    // publint and arethetypeswrong read the tarballs while npm installs them, in the pool's
+    // other slots.
+    // What `npm publish` would do, without publishing: no warning but the login one (this
+    // machine is not logged in), and a public scoped package.
+    const publishDryRun = async (tarball: string): Promise<string[]> => {
+      const result = await pool.run(() =>
+        runCommand('npm', ['publish', '--dry-run', `./${basename(tarball)}`], {
+          cwd: dirname(tarball),
+          env: plainEnv(),
+          timeoutMs: CHECK_MS,
+        }),
+      );
+      const warnings = result.stderr
+        .split('\n')
+        .filter(
+          (line) => /^npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line),
+        );
+      if (result.code !== 0 || warnings.length > 0)
+        return [describeFailure(`npm publish --dry-run ${tarball}`, result)];
+      return /public access/.test(result.stderr + result.stdout)
+        ? []
+        : [`npm publish --dry-run ${tarball} did not say it publishes with public access`];
+    };
+    const check = async (what: string, command: string, args: string[]): Promise<string[]> => {
+      const result = await pool.run(() =>
+        runCommand(command, args, { cwd: work, timeoutMs: CHECK_MS }),
+      );
+      return result.code === 0 ? [] : [describeFailure(what, result)];
+    };
+    const checks = Promise.all(
+      [...tarballs.values()].flatMap((tarball) => [
+        publishDryRun(tarball),
+        check(`publint ${tarball}`, bin('publint'), ['run', tarball, '--strict']),
+        check(`attw ${tarball}`, bin('attw'), [
+          tarball,
+          '--profile',
+          'esm-only',
+          '--no-color',
+          '--no-emoji',
+        ]),
+      ]),
+    ).then((failures) => failures.flat());
     [installed, lint] = await Promise.all([install, checks]);
-  }, 240_000);
+  }, setupMs);
 
   // The install holds every package's dependencies (the Anthropic SDK alone is thousands of
-  // files): removing it takes more than the default 10 s hook limit on a busy machine.
-  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }), 120_000);
+  // files). A setup cut by its time limit leaves its commands running: kill them before deleting
+  // the directory they write to, with a limit of its own for the (large) node_modules.
+  afterAll(async () => {
+    await killRunningCommands();
+    await rm(work, { recursive: true, force: true, maxRetries: 5 });
+  }, CLEANUP_MS);
 
   it('builds every package on prepack with tsc -p tsconfig.build.json', () => {
     expect(packages.length).toBeGreaterThanOrEqual(7);
@@ -94,12 +148,16 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     expect([...tarballs.keys()].sort()).toEqual(packages.map((pkg) => pkg.name).sort());
   });
 
-  it('ships .js and .d.ts for every export subpath, real versions for workspace dependencies, no tests', async () => {
-    const problems = await Promise.all([...tarballs.values()].map(tarballProblems));
-    expect(problems.flat()).toEqual([]);
-  }, 60_000);
+  it(
+    'ships .js and .d.ts for every export subpath, real versions for workspace dependencies, no tests',
+    async () => {
+      const problems = await pool.map([...tarballs.values()], tarballProblems);
+      expect(problems.flat()).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
-  it('passes publint and arethetypeswrong (ESM-only profile)', () => {
+  it('passes publint, arethetypeswrong (ESM-only profile) and npm publish --dry-run', () => {
     expect(lint).toEqual([]);
   });
 
@@ -115,18 +173,22 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     }
   });
 
-  it("type-checks the README's program with tsc there and runs it with plain node", async () => {
-    const tsc = await runCommand(
-      process.execPath,
-      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-      { cwd: consumer },
-    );
-    expect(tsc.code, describeFailure('tsc', tsc)).toBe(0);
-    const run = await runCommand(process.execPath, ['dist/main.js'], {
-      cwd: consumer,
-      env: plainEnv(),
-    });
-    expect(run.code, describeFailure('node dist/main.js', run)).toBe(0);
-    expect(run.stdout).toBe('19 + 23 = 42.\n');
-  }, 120_000);
+  it(
+    "type-checks the README's program with tsc there and runs it with plain node",
+    async () => {
+      const tsc = await runCommand(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+        { cwd: consumer },
+      );
+      expect(tsc.code, describeFailure('tsc', tsc)).toBe(0);
+      const run = await runCommand(process.execPath, ['dist/main.js'], {
+        cwd: consumer,
+        env: plainEnv(),
+      });
+      expect(run.code, describeFailure('node dist/main.js', run)).toBe(0);
+      expect(run.stdout).toBe('19 + 23 = 42.\n');
+    },
+    scaled(180_000),
+  );
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { workspacePackages } from '../api/apiReport.js';
+import { ProcessPool } from '../testing/processPool.js';
 import { type CommandResult, describeFailure, plainEnv, runCommand } from './runCommand.js';
 
 /** The pnpm that packs (and so replaces `workspace:*` with real versions). */
@@ -26,6 +27,7 @@ export interface PackageManifest {
   devDependencies?: Record<string, string>;
   files?: string[];
   engines?: Record<string, string>;
+  license?: string;
 }
 
 /** The publishable packages (`packages/*`), with their workspace dependencies. */
@@ -42,30 +44,18 @@ export function publishablePackages(root: string): WorkspacePackage[] {
 /**
  * Packs every package with `pnpm pack` (its `prepack` builds `dist/`) into `destination`, a
  * package only after the workspace packages it depends on (their `dist/` types are what it
- * compiles against), at most `concurrency` at a time. Resolves with each package's tarball
+ * compiles against), at most `pool.limit` at a time (each `pnpm pack` killed after
+ * `timeoutMs`). Resolves with each package's tarball
  * path by name; rejects naming the first package that failed to pack.
  */
 export async function packPackages(
   packages: readonly WorkspacePackage[],
   destination: string,
-  concurrency = 2,
+  pool: ProcessPool = new ProcessPool(),
+  timeoutMs = 120_000,
 ): Promise<Map<string, string>> {
   const tarballs = new Map<string, string>();
   const done = new Map<string, Promise<void>>();
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const slot = async (): Promise<void> => {
-    if (running < concurrency) {
-      running++;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  };
   const pack = (pkg: WorkspacePackage): Promise<void> => {
     const existing = done.get(pkg.name);
     if (existing) return existing;
@@ -76,16 +66,14 @@ export async function packPackages(
           return dep ? pack(dep) : Promise.resolve();
         }),
       );
-      await slot();
-      let result: CommandResult;
-      try {
-        result = await runCommand('npx', ['-y', PNPM, 'pack', '--pack-destination', destination], {
+      // The slot is taken only once the dependencies are packed, so waiting never holds one.
+      const result: CommandResult = await pool.run(() =>
+        runCommand('npx', ['-y', PNPM, 'pack', '--pack-destination', destination], {
           cwd: pkg.dir,
           env: plainEnv(),
-        });
-      } finally {
-        release();
-      }
+          timeoutMs,
+        }),
+      );
       if (result.code !== 0) throw new Error(describeFailure(`pnpm pack of ${pkg.name}`, result));
       const file = `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`;
       tarballs.set(pkg.name, join(destination, basename(file)));

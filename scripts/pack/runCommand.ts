@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /** How a command ended. */
 export interface CommandResult {
@@ -15,6 +15,9 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
+/** The commands started by `runCommand` that have not exited yet, and how to wait for each. */
+const live = new Map<ChildProcess, Promise<void>>();
+
 /** Runs a command to its end and collects its output; never rejects on a failing exit. */
 export function runCommand(
   command: string,
@@ -27,6 +30,7 @@ export function runCommand(
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    live.set(child, new Promise((exited) => child.once('close', () => exited())));
     const stdout: string[] = [];
     const stderr: string[] = [];
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
@@ -34,13 +38,28 @@ export function runCommand(
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', (error) => {
       clearTimeout(timer);
+      live.delete(child);
       reject(error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      live.delete(child);
       resolve({ code, stdout: stdout.join(''), stderr: stderr.join('') });
     });
   });
+}
+
+/**
+ * Kills (SIGKILL) every command `runCommand` started that is still running and resolves once
+ * they have all exited: what a cleanup hook does first, so it never deletes a directory a
+ * command (an `npm install` cut by its test's time limit) is still writing to.
+ */
+export async function killRunningCommands(): Promise<void> {
+  const exits = [...live].map(([child, exited]) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    return exited;
+  });
+  await Promise.all(exits);
 }
 
 /** The environment without what a package manager running us set for its own children. */

@@ -24,6 +24,7 @@ const manifest = (extra: object): string =>
     name: '@x/pkg',
     version: '1.0.0',
     engines: { node: '>=20.19' },
+    license: 'MIT',
     exports: {
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
       './testing': { types: './dist/testing/index.d.ts', default: './dist/testing/index.js' },
@@ -37,6 +38,8 @@ describe('tarballProblems', () => {
   it('finds nothing wrong with a complete tarball', async () => {
     const file = await tarball('good', {
       'package.json': manifest({ dependencies: { '@x/core': '1.0.0' } }),
+      LICENSE: 'MIT License',
+      'README.md': '# @x/pkg',
       'dist/index.js': '',
       'dist/index.d.ts': '',
       'dist/testing/index.js': '',
@@ -45,9 +48,13 @@ describe('tarballProblems', () => {
     expect(await tarballProblems(file)).toEqual([]);
   });
 
-  it('names a missing .d.ts or .js, a workspace: range, a shipped test and a missing engines.node', async () => {
+  it('names a missing .d.ts or .js, a workspace: range, a shipped test, a missing engines.node, license, LICENSE and README', async () => {
     const file = await tarball('bad', {
-      'package.json': manifest({ engines: undefined, dependencies: { '@x/core': 'workspace:*' } }),
+      'package.json': manifest({
+        engines: undefined,
+        license: undefined,
+        dependencies: { '@x/core': 'workspace:*' },
+      }),
       'dist/index.js': '',
       'dist/testing/index.d.ts': '',
       'src/a.test.ts': '',
@@ -55,6 +62,9 @@ describe('tarballProblems', () => {
     expect(await tarballProblems(file)).toEqual([
       '@x/pkg: dependencies.@x/core is still workspace:*',
       '@x/pkg: no engines.node',
+      '@x/pkg: no license field',
+      '@x/pkg: LICENSE is not in the tarball',
+      '@x/pkg: README.md is not in the tarball',
       '@x/pkg: exports["."].types ./dist/index.d.ts is not in the tarball',
       '@x/pkg: exports["./testing"].default ./dist/testing/index.js is not in the tarball',
       '@x/pkg: ships the test file src/a.test.ts',

@@ -4,7 +4,8 @@ import { describeFailure, runCommand } from './runCommand.js';
 /**
  * What is wrong with a package tarball, as sentences (none when it is fine): a `workspace:`
  * range left in its dependencies, an export subpath whose `types` or `default` file is not
- * in it (each needs its `.d.ts` and `.js`), a test file shipped, no `engines.node`.
+ * in it (each needs its `.d.ts` and `.js`), a test file shipped, no `engines.node`, no
+ * `LICENSE` or `README.md`, no `license` field.
  */
 export async function tarballProblems(tarball: string): Promise<string[]> {
   const [listing, manifestText] = await Promise.all([
@@ -23,6 +24,10 @@ export async function tarballProblems(tarball: string): Promise<string[]> {
     }
   }
   if (!manifest.engines?.['node']) problems.push(`${name}: no engines.node`);
+  if (!manifest.license) problems.push(`${name}: no license field`);
+  for (const required of ['LICENSE', 'README.md']) {
+    if (!files.has(required)) problems.push(`${name}: ${required} is not in the tarball`);
+  }
   const subpaths = Object.entries(manifest.exports ?? {});
   if (subpaths.length === 0) problems.push(`${name}: no exports map`);
   for (const [subpath, conditions] of subpaths) {

@@ -16,13 +16,14 @@ const OFFLINE_GUARD = fileURLToPath(new URL('./offline.mjs', import.meta.url));
 /**
  * Runs a written snippet with Node in a child process, on the sources (`tsx` and the
  * `@rxagent/source` condition) and offline (only loopback connections), from `root` (where
- * `tsx` is installed). Resolves when it exits; a snippet still running after `timeoutMs` is
- * killed and fails.
+ * `tsx` is installed). Resolves when it exits; a snippet still running after `timeoutMs`
+ * (counted from its start: run many through a `ProcessPool` so they do not share the cores
+ * all at once) is killed and fails.
  */
 export function runSnippet(
   root: string,
   written: WrittenSnippet,
-  timeoutMs = 20_000,
+  timeoutMs = 30_000,
 ): Promise<SnippetRun> {
   return new Promise((resolve) => {
     const child = spawn(

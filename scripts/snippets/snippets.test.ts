@@ -1,6 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ProcessPool } from '../testing/processPool.js';
+import { batchTimeLimit, scaled } from '../testing/timeLimits.js';
 import {
   collectSnippets,
   fragmentImports,
@@ -15,10 +17,15 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 describe('the code blocks of the docs, READMEs and TSDoc examples', () => {
   const snippets = collectSnippets(root);
   let written: WrittenSnippet[] = [];
+  // The runnable blocks run a few at a time (one per core), each with a limit that starts
+  // when it starts; the test's own limit covers every wave of them.
+  const pool = new ProcessPool();
+  const perBlockMs = scaled(30_000);
+  const runnable = snippets.filter((s) => s.run).length;
 
   beforeAll(async () => {
     written = writeSnippets(root, snippets, await fragmentImports(root));
-  });
+  }, scaled(30_000));
 
   it('are found (markdown and @example blocks, some of them runnable)', () => {
     expect(snippets.filter((s) => s.file.endsWith('.md')).length).toBeGreaterThanOrEqual(5);
@@ -26,21 +33,23 @@ describe('the code blocks of the docs, READMEs and TSDoc examples', () => {
     expect(snippets.filter((s) => s.run).length).toBeGreaterThanOrEqual(3);
   });
 
-  it('type-check (each error is reported at its file:line)', () => {
-    expect(typeCheckSnippets(root, written)).toEqual([]);
-  }, 120_000);
+  it(
+    'type-check (each error is reported at its file:line)',
+    () => {
+      expect(typeCheckSnippets(root, written)).toEqual([]);
+    },
+    scaled(120_000),
+  );
 
-  it('marked `run` run offline to a clean exit', async () => {
-    // A few children at a time: 27 Node processes started at once on a busy 2-core machine
-    // each outlive their 20 s limit.
-    const queue = written.filter((w) => w.snippet.run);
-    const runs: SnippetRun[] = [];
-    const worker = async (): Promise<void> => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        runs.push(await runSnippet(root, next));
-      }
-    };
-    await Promise.all(Array.from({ length: 3 }, worker));
-    expect(runs.flatMap((run) => (run.ok ? [] : [run.failure]))).toEqual([]);
-  }, 600_000);
+  it(
+    'marked `run` run offline to a clean exit',
+    async () => {
+      const runs = await pool.map(
+        written.filter((w) => w.snippet.run),
+        (w) => runSnippet(root, w, perBlockMs),
+      );
+      expect(runs.flatMap((run) => (run.ok ? [] : [run.failure]))).toEqual([]);
+    },
+    batchTimeLimit(runnable, pool.limit, perBlockMs),
+  );
 });

@@ -9,6 +9,7 @@ import {
   map,
   type Observable,
   race,
+  Subject,
   type Subscription,
   tap,
   timer,
@@ -51,10 +52,12 @@ export async function interruptPart(
   let toolStartedAt = Number.NaN;
   let interruptedAt = Number.NaN;
   let trigger: Subscription | undefined;
+  // The hint goes through the renderer, which erases its spinner first (in a terminal).
+  const notes = new Subject<string>();
   const arm = (): void => {
     toolStartedAt = context.now();
     context.log('compile_report started');
-    out.write(interruptPrompt(context));
+    notes.next(interruptPrompt(context));
     trigger = interruptTrigger(context).subscribe(() => {
       interruptedAt = context.now();
       context.log('interrupt');
@@ -63,7 +66,7 @@ export async function interruptPart(
   };
   const reply = await lastValueFrom(
     agent.stream(userMsg(request)).pipe(
-      renderEvents({ out }),
+      renderEvents({ out, notes }),
       tap((event) => {
         if (isToolStart(event, 'compile_report')) arm();
       }),

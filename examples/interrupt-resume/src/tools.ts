@@ -41,7 +41,8 @@ export function compileReportTool(
           found.push(...incidents);
           const progress = `scanned ${monthName(month)} ${year}: ${incidents.length} incident(s)`;
           onProgress(progress);
-          subscriber.next(progress);
+          // A line each: a tool's chunks are one text stream.
+          subscriber.next(`${progress}\n`);
           if (next === wanted.length) {
             subscriber.next(summarize(year, wanted, found));
             subscriber.complete();

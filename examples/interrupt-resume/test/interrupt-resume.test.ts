@@ -10,6 +10,8 @@ import { main } from '../src/main.js';
 import type { Input } from '../src/userInput.js';
 
 const FULL_SCAN_MS = 12 * 400;
+/** What a terminal renderer writes to erase its spinner line. */
+const ERASE_LINE = '\r\u001b[2K';
 const dirs: string[] = [];
 
 afterEach(async () => {
@@ -120,7 +122,8 @@ describe('interrupt-resume example (offline)', () => {
     };
 
     const first = await main({ ...fast, out: capture().out, argv: ['--interrupt-only'] });
-    const second = await main({ ...fast, out: capture().out, argv: ['--resume'] });
+    const secondOut = capture();
+    const second = await main({ ...fast, out: secondOut.out, argv: ['--resume'] });
 
     expect(first.resumed).toBeUndefined();
     expect(second.interrupted).toBeUndefined();
@@ -130,6 +133,45 @@ describe('interrupt-resume example (offline)', () => {
       type: 'text',
       text: expect.stringContaining('Published'),
     });
+    // Each progress message of the scan on a line of its own under the tool call.
+    const progress = secondOut
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('scanned '));
+    expect(progress).toEqual([
+      '  ┆ scanned Oct 2024: 2 incident(s)',
+      '  ┆ scanned Nov 2024: 2 incident(s)',
+      '  ┆ scanned Dec 2024: 1 incident(s)',
+    ]);
+  });
+
+  it('runs --resume again on the conversation the last --resume saved, keeping it valid', async () => {
+    const dir = await sessionDir();
+    const fast = {
+      env: {},
+      interactive: false,
+      sessionDir: dir,
+      monthMs: 50,
+      interruptAfterMs: 120,
+    };
+
+    await main({ ...fast, out: capture().out, argv: ['--interrupt-only'] });
+    await main({ ...fast, out: capture().out, argv: ['--resume'] });
+    // The scripted model plays the same calls (same ids) again: they must not clash with
+    // the ones the restored conversation holds.
+    const again = await main({ ...fast, out: capture().out, argv: ['--resume'] });
+
+    const messages = again.approval!.reply.content;
+    expect(messages).toContainEqual({ type: 'text', text: expect.stringContaining('Published') });
+    expect(again.approval!.pending.map((call) => call.id)).toEqual(['call_publish_2']);
+    const saved = await new JsonFileSession(dir).load('incident-assistant');
+    const reloaded = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: '',
+      model: new ScriptedChatModel([]),
+    });
+    reloaded.loadStateDict(saved!);
+    expectValidConversation(reloaded.memory.messages());
   });
 
   it('interrupts on a keypress and never publishes when the user declines', async () => {
@@ -142,7 +184,9 @@ describe('interrupt-resume example (offline)', () => {
         return input;
       },
     });
-    const { out, when } = capture();
+    const { out, text, when } = capture();
+    // A terminal: the renderer shows its spinner while the scan runs.
+    Object.assign(out, { isTTY: true });
     when('press any key', () => input.write('x'));
     when('Approve publish_report? [y/N]', () => input.write('n\n'));
 
@@ -156,6 +200,9 @@ describe('interrupt-resume example (offline)', () => {
     });
 
     expect(result.interrupted!.endedAt - result.interrupted!.toolStartedAt).toBeLessThan(1_200);
+    // The hint starts its own line: the spinner line was erased first.
+    const hint = text().indexOf('(press any key');
+    expect(text().slice(hint - ERASE_LINE.length, hint)).toBe(ERASE_LINE);
     expect(input.isRaw).toBe(false);
     expect(result.approval!.approved).toBe(false);
     expect(at(result.timeline, 'publish_report ran')).toBe(-1);

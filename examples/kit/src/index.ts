@@ -6,7 +6,7 @@ export {
   type ModelChoice,
 } from './chooseModel.js';
 export type { ExampleOptions } from './exampleOptions.js';
-export { isEntryPoint, runMain } from './runMain.js';
+export { isEntryPoint, reportFailure, runMain } from './runMain.js';
 export {
   lastToolOutput,
   latestToolOutputs,

@@ -21,7 +21,7 @@ describe.skipIf(!available)('team-hub-redis example (offline, one process per ag
     const { out, text } = captureOutput();
     result = await main({ out, env: { PATH: process.env['PATH'] ?? '' } });
     output = text();
-  }, 60_000);
+  }, 120_000);
 
   it('runs each agent in its own process', () => {
     expect(output.split('\n')[0]).toMatch(/^mode: offline/);

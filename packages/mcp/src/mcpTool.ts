@@ -23,7 +23,7 @@ export interface McpCallSettings {
  * sent (the server never sees a call that does not match). A run sends `tools/call` with
  * the run's signal: aborting it (or unsubscribing) makes the SDK send
  * `notifications/cancelled` to the server. Progress notifications stream as chunks
- * (`[progress 2/5: message]`, `actingChunk` events) and restart the call's timeout; the
+ * (a line each, `[progress 2/5: message]`, as `actingChunk` events) and restart the call's timeout; the
  * result text is the last value. An `isError` result, a lost connection or a timeout
  * become error tool results.
  * Throws `InvalidArgumentError` (from `tool()`) when the name or schema is unusable.
@@ -76,11 +76,14 @@ export function mcpTool(info: McpToolInfo, settings: McpCallSettings): Tool<Json
   }) as Tool<JsonObject>;
 }
 
-/** A progress notification as a streamed chunk: `[progress 2/5: indexing]`. */
+/**
+ * A progress notification as a streamed chunk, one line each: `[progress 2/5: indexing]\n`
+ * (chunks are a text stream, so without the newline two notifications would run together).
+ */
 function progressText(progress: Progress): string {
   const total = progress.total === undefined ? '' : `/${progress.total}`;
   const message = progress.message ? `: ${progress.message}` : '';
-  return `[progress ${progress.progress}${total}${message}]`;
+  return `[progress ${progress.progress}${total}${message}]\n`;
 }
 
 function describeCallFailure(error: unknown, label: string, timeoutMs: number): string {

@@ -89,8 +89,8 @@ describe('McpToolset over streamable HTTP', () => {
         .pipe(toArray()),
     );
     expect(events).toEqual([
-      { type: 'chunk', output: '[progress 1/2: step 1]' },
-      { type: 'chunk', output: '[progress 2/2: step 2]' },
+      { type: 'chunk', output: '[progress 1/2: step 1]\n' },
+      { type: 'chunk', output: '[progress 2/2: step 2]\n' },
       {
         type: 'result',
         result: { type: 'tool_result', id: 'call_1', name: 'steps', output: 'all steps done' },

@@ -74,4 +74,41 @@ describe('ReActAgent with an untrusted model server', () => {
     );
     expect(tools.map((m) => m.tool_call_id)).toEqual(ids);
   });
+
+  it('renames a tool-call id an earlier turn or a restored session already used, so the next request is valid', async () => {
+    // A server that numbers its calls from call_0 again every turn.
+    const turn = (city: string) => ({
+      toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: { city } }],
+    });
+    const { server, agent } = await harness(
+      [turn('Paris'), 'Paris done.', turn('Rome'), 'Rome done.', turn('Paris'), 'Again.'],
+      { toolkit: new Toolkit([weatherTool()]) },
+    );
+
+    await run(agent, userMsg('Paris?'));
+    await run(agent, userMsg('Rome?'));
+    // A fresh agent restored from the saved state, as `--resume` in a new process does.
+    const restored = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'You are a test assistant.',
+      model: agent.model,
+      toolkit: new Toolkit([weatherTool()]),
+    });
+    restored.loadStateDict(agent.stateDict());
+    expect(textOf(await run(restored, userMsg('Paris again?')))).toBe('Again.');
+
+    const messages = restored.memory.messages();
+    const ids = messages.flatMap(toolUses).map((call) => call.id);
+    expect(ids).toEqual(['call_0', 'call_0_2', 'call_0_3']);
+    expect(messages.flatMap(toolResults).map((result) => result.id)).toEqual(ids);
+    expect(messages.at(-2)?.metadata['renamedToolCallIds']).toBeUndefined();
+    const renamed = messages.filter((msg) => msg.metadata['renamedToolCallIds'] !== undefined);
+    expect(renamed.map((msg) => msg.metadata['renamedToolCallIds'])).toEqual([
+      { call_0_2: 'call_0' },
+      { call_0_3: 'call_0' },
+    ]);
+    // The strict server (like the real API) rejects a repeated tool_call id: none was sent.
+    expect(server.rejected).toEqual([]);
+    expect(server.requests).toHaveLength(6);
+  });
 });

@@ -9,7 +9,7 @@ import { RedisInterrupts, RedisMsgHub, RedisSession } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runTs } from './childProcess.js';
+import { runTs, type TsProcess } from './childProcess.js';
 import { describeRedis } from './describeRedis.js';
 import { nextDeliveries, nextError, texts } from './hubEvents.js';
 import { LongJobAgent } from './longJobAgent.js';
@@ -115,7 +115,10 @@ describeRedis('@rxagent/redis under faults', () => {
     }
   });
 
-  it('has a participant process killed with SIGKILL resume where it stopped when restarted', async () => {
+  // Two Node processes start one after the other (tsx compiles on the way in): a generous limit.
+  it('has a participant process killed with SIGKILL resume where it stopped when restarted', {
+    timeout: 90_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rxagent-participant-'));
     const log = join(dir, 'dave.log');
     const args = [server.url, 'kill-test', log];
@@ -125,8 +128,10 @@ describeRedis('@rxagent/redis under faults', () => {
       participants: [new EchoAgent({ name: 'host' })],
       blockMs: 200,
     });
+    const started: TsProcess[] = [];
     try {
       const first = runTs(participantProcess, args);
+      started.push(first);
       await first.waitFor('ready');
       await lastValueFrom(host.enter());
       for (let i = 1; i <= 5; i++) await lastValueFrom(host.broadcast(userMsg(`m${i}`)));
@@ -135,11 +140,14 @@ describeRedis('@rxagent/redis under faults', () => {
 
       for (let i = 6; i <= 10; i++) await lastValueFrom(host.broadcast(userMsg(`m${i}`)));
       const second = runTs(participantProcess, args);
+      started.push(second);
       await second.waitFor('delivered m10');
       await second.kill('SIGTERM');
       const observed = readFileSync(log, 'utf8').trim().split('\n');
       expect(observed).toEqual(Array.from({ length: 10 }, (_, i) => `m${i + 1}`));
     } finally {
+      // Processes first: none may still write to the log being deleted.
+      await Promise.all(started.map((child) => child.kill('SIGKILL')));
       await host.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,3 +1,4 @@
+export { ApprovalRequiredError } from './approvalRequiredError.js';
 export { GENERATE_RESPONSE } from './responseTool.js';
 export {
   StructuredOutputAgent,

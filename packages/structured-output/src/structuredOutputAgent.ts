@@ -116,7 +116,9 @@ export class StructuredOutputAgent extends ReActAgent {
    * `call(input, { ...options, structuredOutput: schema })`, typed: emits the validated
    * response itself (`z.infer` of a zod schema, `JsonValue` for a JSON Schema) and completes.
    * Cold; unsubscribing cancels the call. Errors like `call()`, plus `InterruptedError` when
-   * the call was interrupted and `StructuredOutputError` when a hook paused it before a response.
+   * the call was interrupted, `ApprovalRequiredError` (its `pending` tool calls, ids and
+   * names) when tool calls wait for approval, and `StructuredOutputError` when a hook paused
+   * it before a response.
    */
   callStructured<S extends StructuredOutputSchema>(
     input: CallInput | undefined,

@@ -6,6 +6,7 @@ import {
   StructuredOutputError,
   type ThinkingBlock,
 } from '@rxagent/core';
+import { ApprovalRequiredError } from './approvalRequiredError.js';
 
 /**
  * The type of the response a schema describes: the output type of a zod v4 or v3 schema
@@ -42,13 +43,15 @@ export function responseMsg(
 
 /**
  * The response carried by the reply of a structured call. Throws `InterruptedError` when
- * the call was interrupted, and `StructuredOutputError` when it ended without a response
- * (a hook stopped it to review a tool call: calling again resumes it).
+ * the call was interrupted, `ApprovalRequiredError` (listing the pending tool calls) when
+ * tool calls wait for approval, and `StructuredOutputError` when it ended without a
+ * response otherwise (a hook stopped it to review a tool call: calling again resumes it).
  */
 export function responseOf<T>(reply: Msg, agentName: string): T {
   const reason = reply.metadata['generateReason'];
   if (reason === 'structured_output') return reply.metadata['response'] as T;
   if (reason === 'interrupted') throw new InterruptedError(agentName);
+  if (reason === 'approval_required') throw new ApprovalRequiredError(agentName, reply);
   const lastProblem = `the call ended with generateReason "${String(reason)}" before a response was produced`;
   throw new StructuredOutputError(
     reason === 'handoff'

@@ -1,12 +1,14 @@
 import {
   type JsonObject,
   replyMetadata,
+  StructuredOutputError,
   Toolkit,
   tool,
   toolDecisions,
   toolResults,
   userMsg,
 } from '@rxagent/core';
+import { ApprovalRequiredError } from '@rxagent/structured-output';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -77,5 +79,38 @@ describe('StructuredOutputAgent tool approval', () => {
     expect(paid).toEqual([]);
     const result = agent.memory.messages().flatMap(toolResults)[0];
     expect(String(result?.output)).toMatch(/^\[denied\].*not today/);
+  });
+
+  it('errors callStructured with ApprovalRequiredError naming the pending calls, then resumes', async () => {
+    const paid: JsonObject[] = [];
+    const { agent } = await harness([PAY, respond({ response: { paid: true, amount: 500 } })], {
+      toolkit: payToolkit(paid),
+    });
+
+    const error = await lastValueFrom(agent.callStructured(userMsg('Pay 500.'), Receipt)).catch(
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(ApprovalRequiredError);
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    const paused = error as ApprovalRequiredError;
+    expect(paused.message).toContain('need approval');
+    expect(paused.message).toContain('pay (pay1)');
+    expect(paused.message).toContain('toolDecisions({ approve: ["pay1"] })');
+    expect(paused.message).not.toContain('A hook stopped it');
+    expect(paused.pending).toEqual([
+      { type: 'tool_use', id: 'pay1', name: 'pay', input: { amount: 500 } },
+    ]);
+    expect(replyMetadata(paused.reply).generateReason).toBe('approval_required');
+    expect(paid).toEqual([]);
+
+    const receipt = await lastValueFrom(
+      agent.callStructured(
+        toolDecisions({ approve: paused.pending.map((call) => call.id) }),
+        Receipt,
+      ),
+    );
+    expect(receipt).toEqual({ paid: true, amount: 500 });
+    expect(paid).toEqual([{ amount: 500 }]);
   });
 });

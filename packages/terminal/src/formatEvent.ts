@@ -80,6 +80,16 @@ export function formatEnd(state: RenderState, now: number, error?: unknown): Ren
   return lines(state, [style.red(`✗ failed after ${elapsed}: ${errorMessage(error)}`)]);
 }
 
+/**
+ * Renders a note that is not an event's (a prompt, a hint) as whole lines: an open stream
+ * line is closed first, and the note ends with a newline (one is added when it has none).
+ */
+export function formatNote(state: RenderState, text: string): Rendered {
+  if (text === '') return { text: '', state };
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  return lines(state, [body]);
+}
+
 function formatChunk(
   event: Snapshot<'reasoningChunk'>,
   state: RenderState,

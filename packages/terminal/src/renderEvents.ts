@@ -22,6 +22,13 @@ export interface RenderOptions {
    * Default: when `out` is a TTY.
    */
   readonly progress?: boolean;
+  /**
+   * Text to print between the events (a prompt, a hint), each value on a line of its own:
+   * the waiting indicator is erased first and redrawn after, and an open stream line is
+   * closed, so a note never runs into them. Subscribed for as long as the rendering lasts.
+   * Write through this rather than to `out` directly while a call renders.
+   */
+  readonly notes?: Observable<string>;
 }
 
 /**
@@ -37,7 +44,8 @@ export interface RenderOptions {
  * each subscription renders its own call, timed from the moment of subscription. Emits what
  * the source emits, completes and errors with it (an error is printed first, unless an
  * `error` event already showed it); unsubscribing unsubscribes the source (cancelling the
- * call) and ends an open output line.
+ * call) and ends an open output line. An error it printed is recognized by
+ * `isErrorRendered(error)`, so a program's top-level handler can avoid printing it twice.
  *
  * @example
  * ```ts
@@ -61,6 +69,12 @@ export function renderEvents(options: RenderOptions = {}): MonoTypeOperatorFunct
         clock: options.clock ?? Date.now,
         progress: options.progress ?? out.isTTY === true,
       });
+      // Notes first: one pushed while an event is handled (in a `tap` after this operator)
+      // must find the renderer listening.
+      const notes = options.notes?.subscribe({
+        next: (text) => renderer.note(text),
+        error: (error: unknown) => subscriber.error(error),
+      });
       const subscription = source.subscribe({
         next: (event) => {
           renderer.event(event);
@@ -76,6 +90,7 @@ export function renderEvents(options: RenderOptions = {}): MonoTypeOperatorFunct
         },
       });
       return () => {
+        notes?.unsubscribe();
         subscription.unsubscribe();
         renderer.end();
       };

@@ -1,7 +1,7 @@
 import { fanoutPipeline, msgHub, sequentialPipeline, Toolkit, tool, userMsg } from '@rxagent/core';
 import { FailingAgent, ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { capture, steppingClock } from '../test/outputs.js';
@@ -90,5 +90,19 @@ describe('renderHub', () => {
     stop();
     await lastValueFrom(sequentialPipeline([alice, bob], userMsg('21?')));
     expect(out.text).toBe('');
+  });
+
+  it('prints notes on their own line until removed', async () => {
+    const { bob } = team();
+    const out = capture();
+    const notes = new Subject<string>();
+    const stop = renderHub([bob], { out, notes, clock: steppingClock() });
+    notes.next('round 1');
+    await lastValueFrom(bob.stream(userMsg('ok?')));
+    stop();
+    notes.next('after');
+    expect(out.text.startsWith('round 1\n[bob]\n')).toBe(true);
+    expect(out.text).not.toContain('after');
+    expect(notes.observed).toBe(false);
   });
 });

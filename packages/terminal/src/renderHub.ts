@@ -27,6 +27,7 @@ export type RenderedAgents = readonly AgentBase[] | { readonly participants: rea
  * waiting indicator shows the running tools and their elapsed time. An agent used as another's tool (`asTool`) need not
  * be listed: it shows through its caller's tool call.
  *
+ * `notes` print between the events as with `renderEvents`, until the remover is called.
  * Returns a function that removes every hook it added. Agents added to a hub later are not
  * rendered: call `renderHub` for them too.
  *
@@ -69,7 +70,16 @@ export function renderHub(agents: RenderedAgents, options: RenderHubOptions = {}
     },
   };
   const removers = list.map((agent) => agent.addHook(hook));
+  const notes = options.notes?.subscribe({
+    next: (text) => {
+      if (!muted()) renderer.note(text);
+    },
+    // No call to fail here: the rendering goes on, and says why the notes stopped.
+    error: (error: unknown) =>
+      renderer.note(`(notes stopped: ${error instanceof Error ? error.message : String(error)})`),
+  });
   return () => {
+    notes?.unsubscribe();
     for (const remove of removers) remove();
     renderer.dispose();
   };

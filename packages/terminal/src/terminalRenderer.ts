@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@rxagent/core';
-import { formatEnd, formatEvent, type Rendered } from './formatEvent.js';
+import { formatEnd, formatEvent, formatNote, type Rendered } from './formatEvent.js';
+import { markErrorRendered } from './renderedErrors.js';
 import { initialRenderState, type RenderState } from './renderState.js';
 import { styleFor } from './style.js';
 import { formatElapsed } from './text.js';
@@ -65,10 +66,21 @@ export class TerminalRenderer {
     this.#options.out.write(text);
   }
 
+  /**
+   * Writes a note that is not an event's (a prompt, a hint) on a line of its own: the
+   * indicator is erased first and an open stream line closed, then the indicator is redrawn
+   * below it, so the note never runs into the spinner or into streamed text.
+   */
+  note(text: string): void {
+    this.#apply(formatNote(this.#state, text));
+    this.#updateIndicator();
+  }
+
   /** Renders one event: its text, a tool's elapsed time on its result line, the indicator. */
   event(event: AgentEvent): void {
     const now = this.#options.clock();
     let rendered = formatEvent(event, this.#state, now);
+    if (event.type === 'error') markErrorRendered(event.error);
     if (event.type === 'preActing') {
       this.#running.set(event.toolCall.id, { name: event.toolCall.name, startedAt: now });
     } else if (event.type === 'postActing') {
@@ -87,6 +99,7 @@ export class TerminalRenderer {
     this.#stopTimer();
     this.#erase();
     this.#apply(formatEnd(this.#state, this.#options.clock(), error));
+    if (error !== undefined) markErrorRendered(error);
   }
 
   /** Stops the indicator's timer and erases it. */

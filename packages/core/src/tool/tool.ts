@@ -22,7 +22,9 @@ export type ToolValue = ToolOutput | string | number | boolean | null | object;
 
 /**
  * What `execute` may return. An Observable that emits several times streams `actingChunk`
- * events; its last value is the result. A value that is not a string or content blocks is
+ * events; its last value is the result. The chunks are one text stream, shown as written
+ * (an agent used as a tool streams its reply's text deltas this way): a tool reporting
+ * progress ends each message with `'\n'`, so each gets a line of its own. A value that is not a string or content blocks is
  * sent as its JSON text; one without JSON text (undefined, a function, a circular object)
  * becomes an error result.
  */

@@ -26,6 +26,8 @@ export class Transcript {
   #invalidArguments: JsonObject;
   /** Results that finished before an earlier call of their batch, by call id. */
   readonly #early = new Map<string, Msg>();
+  /** Ids of every tool call in memory, made on first use and kept up to date by `add`. */
+  #toolCallIds: Set<string> | undefined;
   /** How many messages memory held when the transcript was made (before the call's input). */
   readonly startLength: number;
   /** Ids of the messages the call got as its input and stored (tool results aside). */
@@ -50,6 +52,22 @@ export class Transcript {
   /** Tool calls stored without a result, in call order. */
   get openCalls(): readonly ToolUseBlock[] {
     return this.#open;
+  }
+
+  /**
+   * The ids of every tool call stored in the conversation, so a new reply never reuses one
+   * (a server numbering its calls from `call_0` each turn, a restored session). Built from
+   * memory on first use (only replies with tool calls need it), then kept by `add`.
+   */
+  toolCallIds(): ReadonlySet<string> {
+    if (this.#toolCallIds === undefined) {
+      const ids = new Set<string>();
+      for (const msg of this.memory.messages()) {
+        for (const call of toolUses(msg)) ids.add(call.id);
+      }
+      this.#toolCallIds = ids;
+    }
+    return this.#toolCallIds;
   }
 
   /** Raw argument text of the open calls whose arguments were not a JSON object, by id. */
@@ -193,6 +211,7 @@ export class Transcript {
   #openCalls(msg: Msg): void {
     const calls = toolUses(msg);
     if (calls.length === 0) return;
+    if (this.#toolCallIds !== undefined) for (const call of calls) this.#toolCallIds.add(call.id);
     // A new tool-calling reply: earlier calls are closed for good (memory validity is the
     // caller's duty before it stores a new reply).
     this.#open = [...calls];
@@ -208,6 +227,7 @@ export class Transcript {
   }
 
   #reopen(): void {
+    this.#toolCallIds = undefined;
     const pending = pendingToolCalls(this.memory.messages());
     this.#open = [...pending.calls];
     this.#invalidArguments = pending.invalidArguments;

@@ -1,4 +1,4 @@
-import OpenAI, { InternalServerError, RateLimitError } from 'openai';
+import OpenAI, { BadRequestError, InternalServerError, RateLimitError } from 'openai';
 import { describe, expect, it, vi } from 'vitest';
 import { DirectRoutes, directRoute, statusError } from './directRoute.js';
 
@@ -59,6 +59,22 @@ describe('statusError', () => {
     expect(error.message).toContain('slow down');
     expect(error.requestID).toBe('req_42');
     expect(error.headers?.get('retry-after')).toBe('2');
+  });
+
+  it("reads the first error of a JSON array of errors (Gemini's format)", async () => {
+    const body = [
+      {
+        error: {
+          code: 400,
+          message: 'Invalid JSON payload: unknown field "x"',
+          status: 'INVALID_ARGUMENT',
+        },
+      },
+    ];
+    const error = await statusError(new Response(JSON.stringify(body), { status: 400 }));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toBe('400 Invalid JSON payload: unknown field "x"');
+    expect(error.error).toEqual(body[0]!.error);
   });
 
   it('keeps a text body as the message, read up to 64 KB of it', async () => {

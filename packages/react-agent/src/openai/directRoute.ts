@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
+import { errorEnvelope } from './errorEnvelope.js';
 import { type SendAbortable, sendAbortableOf } from './nodeFetch.js';
 import { readText } from './readText.js';
 
@@ -82,7 +83,9 @@ export async function directRoute(
 /**
  * The SDK's error for a response that is not a success (`APIError.generate`: a
  * `RateLimitError` for a 429, an `InternalServerError` for a 5xx…), from at most 64 KB of
- * its body (the server's JSON error, or its text), as the SDK reports it.
+ * its body (the server's JSON error, or its text), as the SDK reports it. A JSON array of
+ * errors (Gemini's `[{"error": {...}}]`) gives its first error, which the SDK would
+ * otherwise drop ("400 status code (no body)").
  */
 export async function statusError(response: Response): Promise<APIError> {
   const text = await readText(response, ERROR_BODY_BYTES).catch((error: unknown) =>
@@ -91,7 +94,7 @@ export async function statusError(response: Response): Promise<APIError> {
   let json: object | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null) json = parsed;
+    json = errorEnvelope(parsed);
   } catch {
     // Not JSON: the text is the message.
   }

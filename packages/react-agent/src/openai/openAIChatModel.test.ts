@@ -87,6 +87,25 @@ describe('OpenAIChatModel construction', () => {
     expect(() => new OpenAIChatModel({ model: 'gpt-x' })).toThrow(/OPENAI_API_KEY/);
   });
 
+  it('rejects a baseURL without an http(s) scheme with a TypeError suggesting http://', () => {
+    const make = (baseURL: string) => () => new OpenAIChatModel({ model: 'm', baseURL });
+    expect(make('localhost:8000/v1')).toThrow(TypeError);
+    expect(make('localhost:8000/v1')).toThrow(
+      'OpenAIChatModel: baseURL "localhost:8000/v1" is not an http:// or https:// URL; did you mean "http://localhost:8000/v1"?',
+    );
+    expect(make('127.0.0.1:8000/v1')).toThrow(/did you mean "http:\/\/127\.0\.0\.1:8000\/v1"/);
+    expect(make('ftp://models.local/v1')).toThrow(/"ftp:\/\/models\.local\/v1" is not an http/);
+    expect(make('http://localhost:8000/v1')).not.toThrow();
+    expect(make('https://api.example.com/v1')).not.toThrow();
+  });
+
+  it('rejects an OPENAI_BASE_URL without a scheme, naming the variable', () => {
+    vi.stubEnv('OPENAI_BASE_URL', 'localhost:11434/v1');
+    expect(() => new OpenAIChatModel({ model: 'm' })).toThrow(
+      /OPENAI_BASE_URL "localhost:11434\/v1" is not an http:\/\/ or https:\/\/ URL/,
+    );
+  });
+
   it('rejects a non-positive timeout and a fractional retry count', () => {
     const base = { model: 'm', baseURL: 'http://127.0.0.1:1/v1' };
     expect(() => new OpenAIChatModel({ ...base, timeoutMs: 0 })).toThrow(/timeoutMs/);

@@ -1,8 +1,10 @@
 import type { ChatChunk, ChatModel, ChatRequest, JsonObject } from '@rxagent/core';
 import { checkOptions, InvalidArgumentError, optionNames } from '@rxagent/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { Observable } from 'rxjs';
 import { type AttemptSettings, ChatAttempt, type ChatParams } from './chatAttempt.js';
+import { ChatClient } from './chatClient.js';
+import { checkBaseURL } from './checkBaseURL.js';
 import { DirectRoutes } from './directRoute.js';
 import { createNodeFetch } from './nodeFetch.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
@@ -16,7 +18,11 @@ export interface OpenAIChatModelOptions {
   model?: string;
   /** Default `OPENAI_API_KEY`; with only a `baseURL` (a local server) a placeholder is sent. */
   apiKey?: string;
-  /** An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp); default `OPENAI_BASE_URL`. */
+  /**
+   * An OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp) with its scheme,
+   * `http://localhost:8000/v1`; default `OPENAI_BASE_URL`. A value that is not an http(s) URL
+   * is a TypeError at construction.
+   */
   baseURL?: string;
   /** Stream chunks as they are generated (default true). */
   stream?: boolean;
@@ -184,9 +190,10 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   #baseURLOption(options: OpenAIChatModelOptions): string | undefined {
-    return options.client
-      ? options.client.baseURL
-      : options.baseURL || process.env['OPENAI_BASE_URL'];
+    if (options.client) return options.client.baseURL;
+    if (options.baseURL) return checkBaseURL(options.baseURL, 'baseURL');
+    const fromEnv = process.env['OPENAI_BASE_URL'];
+    return fromEnv ? checkBaseURL(fromEnv, 'OPENAI_BASE_URL') : undefined;
   }
 
   #createClient(options: OpenAIChatModelOptions, fetchImpl: typeof fetch): OpenAI {
@@ -198,7 +205,7 @@ export class OpenAIChatModel implements ChatModel {
         'OpenAIChatModel needs an API key for api.openai.com: pass { apiKey } or set OPENAI_API_KEY (a local server needs only { baseURL }).',
       );
     }
-    return new OpenAI({
+    return new ChatClient({
       apiKey,
       maxRetries: 0,
       timeout: this.#timeoutMs,

@@ -134,3 +134,38 @@ describe('responseToMsg with provider data', () => {
     });
   });
 });
+
+describe('responseToMsg with ids in use', () => {
+  it('renames an id the conversation already uses (inUse), after the ids of its own reply', () => {
+    const msg = responseToMsg(
+      {
+        text: '',
+        thinking: '',
+        toolCalls: [
+          { id: 'call_0', name: 'f', arguments: '{}' },
+          { id: 'call_1', name: 'f', arguments: '{}' },
+          { id: 'call_0', name: 'f', arguments: '{}' },
+        ],
+      },
+      'assistant',
+      undefined,
+      undefined,
+      new Set(['call_0', 'call_0_2']),
+    );
+    const ids = msg.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
+    expect(ids).toEqual(['call_0_3', 'call_1', 'call_0_4']);
+    expect(msg.metadata['renamedToolCallIds']).toEqual({ call_0_3: 'call_0', call_0_4: 'call_0' });
+  });
+
+  it('keeps ids the conversation does not use, with no renaming metadata', () => {
+    const msg = responseToMsg(
+      { text: '', thinking: '', toolCalls: [{ id: 'fresh', name: 'f', arguments: '{}' }] },
+      'assistant',
+      undefined,
+      undefined,
+      new Set(['call_0']),
+    );
+    expect(msg.content).toEqual([{ type: 'tool_use', id: 'fresh', name: 'f', input: {} }]);
+    expect(msg.metadata).toEqual({});
+  });
+});

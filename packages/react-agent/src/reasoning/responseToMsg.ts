@@ -17,9 +17,11 @@ import {
  *   (`MAX_TOOL_ARGUMENT_CHARS`, `MAX_TOOL_ARGUMENT_DEPTH`), become `{}` in the `tool_use`
  *   block and the raw text is kept in `metadata.invalidToolArguments[id]` (the toolkit then
  *   answers the call with an error result saying what was wrong);
- * - a tool-call id already used earlier in the reply is renamed `<id>_2`, `<id>_3`, … (the
- *   first free suffix), so each call keeps its own result; `metadata.renamedToolCallIds`
- *   maps each new id to the server's.
+ * - a tool-call id already used earlier in the reply, or by a tool call of the conversation
+ *   (`inUse`: a server that numbers its calls `call_0`, `call_1`, … again each turn, or a
+ *   conversation restored from a session), is renamed `<id>_2`, `<id>_3`, … (the first free
+ *   suffix), so each call keeps its own result and the next request stays valid;
+ *   `metadata.renamedToolCallIds` maps each new id to the server's.
  * - what the server sent to be sent back (reasoning's field and `reasoning_details`, each
  *   call's `extraContent`) stays on the thinking and tool_use blocks, and thinking a provider
  *   signed or redacted keeps its blocks (`signature`, `provider`);
@@ -34,6 +36,7 @@ export function responseToMsg(
   name: string,
   id?: string,
   model?: string,
+  inUse?: ReadonlySet<string>,
 ): Msg {
   const content: ContentBlock[] = [];
   if (response.thinkingBlocks) content.push(...response.thinkingBlocks);
@@ -46,9 +49,11 @@ export function responseToMsg(
   // Made only when needed: most replies have valid arguments and distinct ids.
   let invalid: JsonObject | undefined;
   let renamed: JsonObject | undefined;
-  const used = response.toolCalls.length > 1 ? new Set<string>() : undefined;
-  for (const call of response.toolCalls) {
-    const callId = used === undefined ? call.id : uniqueId(call.id, used);
+  const calls = response.toolCalls;
+  const clash = inUse !== undefined && inUse.size > 0 && calls.some((call) => inUse.has(call.id));
+  const used = calls.length > 1 || clash ? new Set<string>() : undefined;
+  for (const call of calls) {
+    const callId = used === undefined ? call.id : uniqueId(call.id, used, inUse);
     if (callId !== call.id) {
       renamed ??= {};
       renamed[callId] = call.id;
@@ -95,9 +100,9 @@ function thinkingBlock(response: ChatResponse): ThinkingBlock | undefined {
   return { type: 'thinking', thinking, ...(hasProvider && { provider }) };
 }
 
-function uniqueId(id: string, used: Set<string>): string {
+function uniqueId(id: string, used: Set<string>, inUse: ReadonlySet<string> | undefined): string {
   let unique = id;
-  for (let n = 2; used.has(unique); n++) unique = `${id}_${n}`;
+  for (let n = 2; used.has(unique) || inUse?.has(unique); n++) unique = `${id}_${n}`;
   used.add(unique);
   return unique;
 }

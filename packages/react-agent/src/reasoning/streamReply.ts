@@ -97,7 +97,13 @@ function receiveReply(
       settled = true;
       context.addUsage(response.usage);
       streamed = {
-        reply: responseToMsg(response, transcript.agentName, draftId, modelName),
+        reply: responseToMsg(
+          response,
+          transcript.agentName,
+          draftId,
+          modelName,
+          response.toolCalls.length > 0 ? transcript.toolCallIds() : undefined,
+        ),
         info: responseInfo(response),
       };
     } catch (error) {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   answerSse,
   deltaChunk,
@@ -67,6 +67,10 @@ describe('a plain node process fed hostile chunks', () => {
       ],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // Cut by the time limit, the test must not leave the process running.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (part: Buffer) => {
@@ -89,5 +93,5 @@ describe('a plain node process fed hostile chunks', () => {
     }
     expect(results.at(-1)).toMatchObject({ ok: true, text: 'Still here.' });
     expect(lines.at(-1)).toEqual({ done: true, polluted: [] });
-  }, 30_000);
+  }, 60_000);
 });

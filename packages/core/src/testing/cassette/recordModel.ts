@@ -5,7 +5,12 @@ import { ModelError } from '../../errors.js';
 import { redactSecrets } from '../../hooks/redactSecrets.js';
 import type { ChatChunk, ChatModel, ChatRequest, Usage } from '../../model/chatModel.js';
 import { checkOptions } from '../../options/checkOptions.js';
-import { CASSETTE_VERSION, type CassetteExchange, wireFormOf } from './cassetteFile.js';
+import {
+  CASSETTE_VERSION,
+  type CassetteError,
+  type CassetteExchange,
+  wireFormOf,
+} from './cassetteFile.js';
 
 /** Options of `recordModel`. */
 export interface RecordModelOptions {
@@ -97,7 +102,7 @@ function recordExchange(
  * error text, so the message is redacted (known key shapes and the values of `*KEY*`,
  * `*TOKEN*`, `*SECRET*` environment variables).
  */
-function cassetteError(error: unknown): CassetteExchange['error'] {
+function cassetteError(error: unknown): CassetteError {
   const raw = error instanceof Error ? error.message : String(error);
   const message = redactSecrets(raw, { secrets: environmentSecrets() }).text;
   if (error instanceof ModelError) {

@@ -80,7 +80,10 @@ export function replayModel(path: string, options: ReplayModelOptions = {}): Cha
         if (exchange.error) {
           const { message, status, retryable } = exchange.error;
           return subscriber.error(
-            new ModelError(message, { ...(status !== undefined && { status }), retryable }),
+            new ModelError(message, {
+              ...(status !== undefined && { status }),
+              ...(retryable !== undefined && { retryable }),
+            }),
           );
         }
         subscriber.complete();

@@ -28,8 +28,18 @@ export function runCase(
     const trace: TraceEntry[] = [];
     const started = performance.now();
     let latencyMs = 0;
+    let agentName: string | undefined;
     return defer(() => runner.agent(testCase).stream(inputOf(testCase.input))).pipe(
-      tap((event: AgentEvent) => trace.push(toTraceEntry(event, performance.now() - started))),
+      tap((event: AgentEvent) => {
+        // The final reply event names no agent: it belongs to the lane of the call's agent.
+        const entry = toTraceEntry(
+          event,
+          performance.now() - started,
+          'agent' in event ? undefined : agentName,
+        );
+        agentName = entry.agent;
+        trace.push(entry);
+      }),
       toArray(),
       map((events): Outcome => {
         latencyMs = performance.now() - started;

@@ -87,10 +87,14 @@ export function toEntries(events: readonly (AgentEvent | TraceEntry)[]): {
   timed: boolean;
 } {
   let timed = true;
+  let last: string | undefined;
   const entries = events.map((event, index) => {
     if ('event' in event && 'at' in event) return event;
     timed = false;
-    return toTraceEntry(event as AgentEvent, index);
+    // A stream's final reply event names no agent: it is the reply of the call's agent.
+    const entry = toTraceEntry(event as AgentEvent, index, 'agent' in event ? undefined : last);
+    last = entry.agent;
+    return entry;
   });
   return { entries, timed };
 }
@@ -178,7 +182,8 @@ class LaneBuilder {
         this.#close(at, event.reply);
         return;
       case 'reply':
-        if (this.#call?.end === undefined) this.#close(at, event.msg);
+        // A stream ends with its call's postCall and then the same reply: close only an open call.
+        if (this.#call !== undefined) this.#close(at, event.msg);
         return;
     }
   }

@@ -17,7 +17,7 @@ describe('traceHtml', () => {
     expect(count(html, /data-kind="reply"/g)).toBe(1);
     expect(html).toContain('&quot;city&quot;: &quot;Atlantis&quot;');
     expect(html).toContain('Paris: sunny, 21 °C');
-    expect(html).toMatch(/data-tool="get_weather"[^>]*>[^]*?badge bad">error/);
+    expect(html).toMatch(/data-tool="get_weather"[^>]*>[\s\S]*?badge bad">error/);
     expect(count(html, /data-kind="event"/g)).toBe(events.length);
     // Plain events carry no time: no latency is made up.
     expect(html).not.toMatch(/\d+ ms/);
@@ -41,7 +41,7 @@ describe('traceHtml', () => {
     expect(count(hub, /class="lane" data-lane="/g)).toBe(2);
     expect(hub).toContain('data-lane="planner"');
     expect(hub).toContain('data-lane="critic"');
-    expect(hub).toMatch(/data-lane="critic"[^]*data-marker="delivery"[^>]*>↘ heard planner/);
+    expect(hub).toMatch(/data-lane="critic"[\s\S]*data-marker="delivery"[^>]*>↘ heard planner/);
   });
 
   it('escapes what the run said, and has no script and a CSP that forbids fetches', async () => {

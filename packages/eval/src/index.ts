@@ -1,3 +1,4 @@
+export { type CliIo, runCli } from './cli.js';
 export { type EvalCase, loadDataset } from './evalCase.js';
 export type { CaseResult, EvalReport, ScorerSummary } from './evalReport.js';
 export { type EvaluateOptions, evaluate } from './evaluate.js';

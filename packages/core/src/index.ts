@@ -52,6 +52,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  CassetteMismatchError,
   ContextWindowError,
   InterruptedError,
   InvalidArgumentError,

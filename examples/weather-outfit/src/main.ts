@@ -7,13 +7,11 @@
  * Offline (default) a scripted model plays the conversation; with OPENAI_API_KEY or
  * OPENAI_BASE_URL set, the same program talks to a real model.
  */
-import { type Msg, Toolkit, userMsg } from '@rxagent/core';
+import { type Msg, userMsg } from '@rxagent/core';
 import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit';
-import { ReActAgent } from '@rxagent/react-agent';
 import { renderEvents } from '@rxagent/terminal';
 import { filter, lastValueFrom, map } from 'rxjs';
-import { getWeatherTool } from './getWeather.js';
-import { recommendOutfitTool } from './recommendOutfit.js';
+import { createAssistant } from './assistant.js';
 import { weatherScript } from './script.js';
 
 export const QUESTION =
@@ -29,14 +27,7 @@ export async function main(options: MainOptions = {}): Promise<Msg> {
   const { model, banner } = chooseModel(() => weatherScript(options.paceMs ?? 15), options.env);
   out.write(`${banner}\n\nuser: ${QUESTION}\n`);
 
-  const agent = new ReActAgent({
-    name: 'assistant',
-    sysPrompt:
-      'You are a concise travel assistant. Use get_weather for forecasts and recommend_outfit ' +
-      'for clothing; never guess the weather. Quote the temperatures you were given.',
-    model,
-    toolkit: new Toolkit([getWeatherTool(), recommendOutfitTool]),
-  });
+  const agent = createAssistant(model);
 
   // stream() emits every hook event of the call; renderEvents prints tokens, tool calls and
   // results as they pass, then the timing/usage line. The last event is the reply.

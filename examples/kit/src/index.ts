@@ -9,3 +9,4 @@ export {
   toolOutputs,
   wireText,
 } from './toolOutputs.js';
+export { traceArg, writeTracePage } from './tracePage.js';

@@ -11,6 +11,7 @@ import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
+import { evalOverhead } from './suites/evalOverhead.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
@@ -35,6 +36,7 @@ const SUITES = [
   'importTime',
   'redis',
   'longConversation',
+  'evalOverhead',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis']);
@@ -82,6 +84,7 @@ if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
+if (want('evalOverhead')) report(await evalOverhead(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -12,6 +12,7 @@ const BUILT = {
   '@rxagent/core/testing': new URL('@rxagent/core/testing/index.js', modules).href,
   '@rxagent/react-agent': new URL('@rxagent/react-agent/index.js', modules).href,
   '@rxagent/otel': new URL('@rxagent/otel/index.js', modules).href,
+  '@rxagent/eval': new URL('@rxagent/eval/index.js', modules).href,
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
 };

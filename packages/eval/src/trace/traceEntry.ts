@@ -86,7 +86,8 @@ function toTraceData(event: AgentEvent): TraceEventData {
         ...(event.toolChoice !== undefined && { toolChoice: json(event.toolChoice) as JsonValue }),
       };
     case 'reasoningChunk':
-      return { type: 'reasoningChunk', delta: json(event.delta) as JsonObject };
+      // The most frequent event: copied by hand, not through JSON.
+      return { type: 'reasoningChunk', delta: deltaOf(event.delta) };
     case 'postReasoning':
     case 'postSummary':
       return {
@@ -130,6 +131,21 @@ function toTraceData(event: AgentEvent): TraceEventData {
     case 'reply':
       return { type: 'reply', msg: json(event.msg) };
   }
+}
+
+function deltaOf(delta: Extract<AgentEvent, { type: 'reasoningChunk' }>['delta']): JsonObject {
+  const copy: JsonObject = {};
+  if (delta.text !== undefined) copy['text'] = delta.text;
+  if (delta.thinking !== undefined) copy['thinking'] = delta.thinking;
+  const call = delta.toolCall;
+  if (call !== undefined) {
+    const toolCall: JsonObject = { index: call.index };
+    if (call.id !== undefined) toolCall['id'] = call.id;
+    if (call.name !== undefined) toolCall['name'] = call.name;
+    if (call.arguments !== undefined) toolCall['arguments'] = call.arguments;
+    copy['toolCall'] = toolCall;
+  }
+  return copy;
 }
 
 function errorData(error: unknown): { name: string; message: string; code?: string } {

@@ -57,7 +57,7 @@ const OPTION_KEYS = [
  *   agent: () => new ReActAgent({ name: 'geo', model, sysPrompt: 'Answer in one word.' }),
  *   scorers: [includes()],
  * });
- * console.log(report.scorers.includes.passRate);
+ * console.log(report.scorers['includes']?.passRate);
  * ```
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {

@@ -29,10 +29,11 @@ const OPTION_KEYS = ['clock', 'priority'] as const;
  *
  * @example
  * ```ts
- * const recording = recordTrace([planner, critic, writer]);
- * await lastValueFrom(msgHub(hub, () => sequentialPipeline([planner, critic, writer])));
+ * const team = [researcher, writer];
+ * const recording = recordTrace(team);
+ * await lastValueFrom(msgHub({ participants: team }, () => sequentialPipeline(team)));
  * recording.stop();
- * await writeFile('trace.html', traceHtml(recording.entries));
+ * const page = traceHtml(recording.entries, { title: 'research round' });
  * ```
  */
 export function recordTrace(

@@ -1,7 +1,7 @@
 import type { ChatRequest } from '@rxagent/core';
-import { ScriptedChatModel, type ScriptedTurn } from '@rxagent/core/testing';
+import type { ScriptedTurn } from '@rxagent/core/testing';
 import { lastToolOutput, wireText } from '@rxagent/example-kit';
-import { DAYS, type Day, FORECASTS } from './forecasts.js';
+import { type Day, FORECASTS } from './forecasts.js';
 
 const OCCASIONS = ['business', 'casual', 'outdoor'] as const;
 
@@ -54,12 +54,4 @@ export function outfitStep(request: ChatRequest): ScriptedTurn {
       ...notes.map((note) => `- ${note}`),
     ].join('\n'),
   };
-}
-
-/** A scripted model answering `runs` weather questions of up to three steps each. */
-export function outfitModel(runs: number): ScriptedChatModel {
-  return new ScriptedChatModel(
-    Array.from({ length: runs * 3 }, () => outfitStep),
-    { modelName: 'scripted' },
-  );
 }

@@ -81,7 +81,8 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     [installed, lint] = await Promise.all([install, checks]);
   }, 240_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }));
+  // Removing the consumer's node_modules takes more than the default 10 s on a busy machine.
+  afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 3 }), 60_000);
 
   it('builds every package on prepack with tsc -p tsconfig.build.json', () => {
     expect(packages.length).toBeGreaterThanOrEqual(7);

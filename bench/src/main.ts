@@ -13,6 +13,7 @@ import { abortedCalls } from './suites/abortedCalls.js';
 import { agentHost } from './suites/agentHost.js';
 import { anthropicHttp } from './suites/anthropicHttp.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
+import { evalOverhead } from './suites/evalOverhead.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
@@ -41,6 +42,7 @@ const SUITES = [
   'longConversation',
   'agentHost',
   'workers',
+  'evalOverhead',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers']);
@@ -91,6 +93,7 @@ if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
 if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
+if (want('evalOverhead')) report(await evalOverhead(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -1,5 +1,5 @@
 /**
- * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic and @rxagent/redis from `src/` to plain JavaScript under
+ * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic, @rxagent/eval and @rxagent/redis from `src/` to plain JavaScript under
  * `bench/results/.build/node_modules/@rxagent/*`, the way `tsc` builds them for users
  * (no type check: the workspace's `tsc` does that). The bench then runs the code users run:
  * tsx, which runs the sources, compiles with esbuild's `keepNames`, and that wraps every
@@ -35,6 +35,7 @@ const PACKAGES = [
   },
   { dir: 'packages/react-agent', name: '@rxagent/react-agent', exports: { '.': './index.js' } },
   { dir: 'packages/otel', name: '@rxagent/otel', exports: { '.': './index.js' } },
+  { dir: 'packages/eval', name: '@rxagent/eval', exports: { '.': './index.js' } },
   {
     dir: 'packages/anthropic',
     name: '@rxagent/anthropic',

@@ -14,6 +14,7 @@ const BUILT = {
   '@rxagent/otel': new URL('@rxagent/otel/index.js', modules).href,
   '@rxagent/anthropic': new URL('@rxagent/anthropic/index.js', modules).href,
   '@rxagent/anthropic/testing': new URL('@rxagent/anthropic/testing/index.js', modules).href,
+  '@rxagent/eval': new URL('@rxagent/eval/index.js', modules).href,
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
 };

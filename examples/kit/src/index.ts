@@ -14,3 +14,4 @@ export {
   toolOutputs,
   wireText,
 } from './toolOutputs.js';
+export { traceArg, writeTracePage } from './tracePage.js';

@@ -6,7 +6,8 @@ import {
   textOf,
   userMsg,
 } from '@rxagent/core';
-import { chooseModel, runMain } from '@rxagent/example-kit';
+import { recordTrace } from '@rxagent/eval';
+import { chooseModel, runMain, traceArg, writeTracePage } from '@rxagent/example-kit';
 import type { ReActAgent } from '@rxagent/react-agent';
 import { renderHub } from '@rxagent/terminal';
 import { concatMap, defer, lastValueFrom } from 'rxjs';
@@ -22,6 +23,8 @@ export interface TeamHubOptions {
   readonly out?: Out;
   /** Environment that selects the model (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Write a trace page of the run (one lane per agent) to this file (`--trace FILE`). */
+  readonly trace?: string;
 }
 
 /** What a run produced, for tests and callers. */
@@ -37,6 +40,8 @@ export interface TeamHubResult {
   readonly fanout: readonly Msg[];
   /** Who finished first in the fan-out round. */
   readonly arrivals: readonly string[];
+  /** The trace page written, when `trace` was given. */
+  readonly tracePage?: string;
 }
 
 const TOPIC =
@@ -62,6 +67,8 @@ export async function main(options: TeamHubOptions = {}): Promise<TeamHubResult>
   let fanningOut = false;
   // The concurrent fan-out round is muted: its answers are printed afterwards.
   renderHub(agents, { out, muted: () => fanningOut });
+  // The terminal shows the run as it happens; the trace page keeps it, every agent a lane.
+  const recording = options.trace === undefined ? undefined : recordTrace(agents);
   const turns: Msg[] = [];
   const arrivals: string[] = [];
   for (const agent of agents) {
@@ -107,7 +114,16 @@ export async function main(options: TeamHubOptions = {}): Promise<TeamHubResult>
   fanningOut = false;
   out.write(`  (answers arrived in the order ${arrivals.join(', ')}; listed in agent order)\n`);
   for (const reply of fanout) out.write(`  ${reply.name}: ${textOf(reply)}\n`);
-  return { mode: planner.mode, agents, turns, writerHeard, fanout, arrivals };
+  const result = { mode: planner.mode, agents, turns, writerHeard, fanout, arrivals };
+  if (recording === undefined || options.trace === undefined) return result;
+  recording.stop();
+  const tracePage = await writeTracePage(
+    options.trace,
+    recording.entries,
+    'team-hub: an offsite plan',
+  );
+  out.write(`\ntrace page: ${tracePage}\n`);
+  return { ...result, tracePage };
 }
 
 function printWhoHeardWhat(
@@ -129,4 +145,7 @@ function printWhoHeardWhat(
   }
 }
 
-runMain(import.meta.url, main);
+runMain(import.meta.url, () => {
+  const trace = traceArg();
+  return main(trace === undefined ? {} : { trace });
+});

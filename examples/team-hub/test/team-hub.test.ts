@@ -1,6 +1,9 @@
-import { textOf } from '@rxagent/core';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { textOf, toolUses } from '@rxagent/core';
 import { captureOutput } from '@rxagent/example-kit';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type TeamHubResult } from '../src/main.js';
 
 describe('team-hub example (offline)', () => {
@@ -46,5 +49,31 @@ describe('team-hub example (offline)', () => {
       'critic',
       'writer',
     ]);
+  });
+});
+
+describe('team-hub example with --trace', () => {
+  let dir: string;
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes a trace page with a lane per agent, every tool call and the hub deliveries', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rxagent-team-hub-'));
+    const { out, text } = captureOutput();
+    const result = await main({ out, env: {}, trace: join(dir, 'trace.html') });
+    expect(result.tracePage).toBe(join(dir, 'trace.html'));
+    expect(text()).toContain(`trace page: ${result.tracePage}`);
+    const html = await readFile(result.tracePage!, 'utf8');
+    const lanes = [...html.matchAll(/<div class="lane" data-lane="([^"]+)"/g)].map((m) => m[1]);
+    expect(lanes).toEqual(['planner', 'critic', 'writer']);
+    // Every tool call the agents made is on the page, with its arguments.
+    const calls = result.agents.flatMap((agent) =>
+      agent.memory.messages().flatMap((msg) => toolUses(msg).map((use) => use.id)),
+    );
+    expect(calls.length).toBeGreaterThan(0);
+    for (const id of new Set(calls)) expect(html).toContain(`data-tool-id="${id}"`);
+    // Round 1: the critic heard the planner, the writer heard both.
+    expect(html).toContain('heard planner&#39;s reply (hub delivery)');
+    expect(html).toContain('heard critic&#39;s reply (hub delivery)');
+    expect(html).not.toContain('<script');
   });
 });

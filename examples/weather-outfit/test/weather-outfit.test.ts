@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startStrictAnthropicServer } from '@rxagent/anthropic/testing';
 import { textOf } from '@rxagent/core';
 import { startStrictOpenAIServer } from '@rxagent/core/testing';
@@ -58,6 +61,26 @@ describe('weather-outfit example (live mode, against a local Messages API server
       expect(server.requests[0]!.body['system']).toBeDefined();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('weather-outfit example with --trace', () => {
+  it('writes a trace page with every step and tool call of the run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-weather-trace-'));
+    try {
+      const { out, text } = captureOutput();
+      await main({ out, env: {}, paceMs: 0, trace: join(dir, 'out.html') });
+      expect(text()).toContain(`trace page: ${join(dir, 'out.html')}`);
+      const html = await readFile(join(dir, 'out.html'), 'utf8');
+      expect(html.match(/data-kind="step"/g)).toHaveLength(3);
+      const tools = [...html.matchAll(/data-kind="tool-call" data-tool="([^"]+)"/g)].map(
+        (m) => m[1],
+      );
+      expect(tools).toEqual(['get_weather', 'recommend_outfit']);
+      expect(html).toMatch(/model request · \d+ ms/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -23,7 +23,8 @@ export type AgentErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'HANDOFF_FAILED'
   | 'REMOTE_RUN_FAILED'
-  | 'A2A_FAILED';
+  | 'A2A_FAILED'
+  | 'CASSETTE_MISMATCH';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -273,5 +274,28 @@ export class StoreUnavailableError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * A replayed model received a request its cassette does not hold: `path` is the JSON path of
+ * the first difference from the recorded request (`messages[2].content`), `expected` and
+ * `actual` the two values there (JSON text, truncated), `exchange` the recorded exchange
+ * compared (1-based).
+ */
+export class CassetteMismatchError extends AgentError {
+  override readonly name = 'CassetteMismatchError';
+  readonly code = 'CASSETTE_MISMATCH';
+  constructor(
+    message: string,
+    readonly details: {
+      readonly cassette: string;
+      readonly exchange: number;
+      readonly path: string;
+      readonly expected: string;
+      readonly actual: string;
+    },
+  ) {
+    super(message);
   }
 }

@@ -60,6 +60,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  CassetteMismatchError,
   ContextWindowError,
   InterruptedError,
   InvalidArgumentError,

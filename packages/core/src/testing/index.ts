@@ -1,3 +1,12 @@
+export {
+  CASSETTE_VERSION,
+  type CassetteError,
+  type CassetteExchange,
+  readCassette,
+} from './cassette/cassetteFile.js';
+export { firstDifference, type JsonDifference } from './cassette/firstDifference.js';
+export { type RecordModelOptions, recordModel } from './cassette/recordModel.js';
+export { type ReplayModelOptions, replayModel } from './cassette/replayModel.js';
 export type {
   ScriptedError,
   ScriptedReply,

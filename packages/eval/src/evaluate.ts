@@ -1,0 +1,137 @@
+import { type AgentBase, checkOptions } from '@rxagent/core';
+import { from, mergeMap, type Observable, tap, toArray } from 'rxjs';
+import { type EvalCase, loadDataset } from './evalCase.js';
+import type { CaseResult, EvalReport } from './evalReport.js';
+import { ProgressLine, type ProgressOut } from './progressLine.js';
+import { runCase } from './runCase.js';
+import { namedScorers, type ScorerLike } from './scorer.js';
+import { summarize } from './summarize.js';
+
+/** What `evaluate` runs. */
+export interface EvaluateOptions {
+  /** The cases: an array, or the path of a JSONL file with one case per line. */
+  readonly dataset: readonly EvalCase[] | string;
+  /** A fresh agent for each run of a case (runs never share an agent's memory). */
+  readonly agent: (testCase: EvalCase) => AgentBase;
+  /** The scorers: an array (named by their `name`) or an object of scorers by name. */
+  readonly scorers: readonly ScorerLike[] | Readonly<Record<string, ScorerLike>>;
+  /** How many runs at once (default 1: one after another). */
+  readonly concurrency?: number;
+  /** How many times each case runs (default 1); every run is a row of the report. */
+  readonly trials?: number;
+  /** The report's name (default `"eval"`). */
+  readonly name?: string;
+  /**
+   * Where the progress line goes, or `false` for none. Default: `process.stderr` when it is
+   * a TTY. The line is drawn only on a TTY.
+   */
+  readonly progress?: ProgressOut | false;
+  /** Aborting it cancels the runs in flight and rejects with an `AbortError`. */
+  readonly signal?: AbortSignal;
+}
+
+const OPTION_KEYS = [
+  'dataset',
+  'agent',
+  'scorers',
+  'concurrency',
+  'trials',
+  'name',
+  'progress',
+  'signal',
+] as const;
+
+/**
+ * Runs every case of `dataset` `trials` times on a fresh agent, at most `concurrency` at once,
+ * scores each reply with every scorer and resolves with the report: each run's scores,
+ * reply, usage, latency and trace; per scorer the mean and the pass rate (a run passes a
+ * scorer at 1); latency p50/p95; tokens. A failed agent call does not stop the evaluation:
+ * its run has an `error` and scores 0. Rejects with `TypeError` or `InvalidArgumentError`
+ * for bad options or a bad dataset (before any run), and with an `AbortError` when `signal`
+ * aborts (the runs in flight are cancelled).
+ *
+ * @example
+ * ```ts
+ * const report = await evaluate({
+ *   dataset: [{ id: 'paris', input: 'Capital of France?', expected: 'Paris' }],
+ *   agent: () => new ReActAgent({ name: 'geo', model, sysPrompt: 'Answer in one word.' }),
+ *   scorers: [includes()],
+ * });
+ * console.log(report.scorers['includes']?.passRate);
+ * ```
+ */
+export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
+  checkOptions(options, OPTION_KEYS, 'evaluate');
+  const cases = loadDataset(options.dataset);
+  if (typeof options.agent !== 'function') {
+    throw new TypeError('evaluate: agent must be a function (testCase) => AgentBase.');
+  }
+  const scorers = namedScorers(options.scorers);
+  const concurrency = positiveInteger(options.concurrency ?? 1, 'concurrency');
+  const trials = positiveInteger(options.trials ?? 1, 'trials');
+  const runs = cases.flatMap((testCase) =>
+    Array.from({ length: trials }, (_, trial) => ({ testCase, trial })),
+  );
+  const progress = new ProgressLine(progressOut(options.progress), runs.length);
+  const startedAt = new Date();
+  const started = performance.now();
+  const results = await collect(
+    from(runs).pipe(
+      mergeMap(({ testCase, trial }) => {
+        progress.started();
+        return runCase(testCase, trial, { agent: options.agent, scorers }).pipe(
+          tap((result) => progress.finished(result.passed)),
+        );
+      }, concurrency),
+      toArray(),
+    ),
+    options.signal,
+  ).finally(() => progress.end());
+  const order = new Map(cases.map((testCase, index) => [testCase.id, index]));
+  results.sort((a, b) => order.get(a.id)! - order.get(b.id)! || a.trial - b.trial);
+  return {
+    version: 1,
+    name: options.name ?? 'eval',
+    startedAt: startedAt.toISOString(),
+    durationMs: performance.now() - started,
+    cases: results,
+    ...summarize(results, [...scorers.keys()]),
+  };
+}
+
+function collect(
+  source: Observable<CaseResult[]>,
+  signal: AbortSignal | undefined,
+): Promise<CaseResult[]> {
+  return new Promise((resolve, reject) => {
+    const abortError = () => {
+      const error = new Error('The evaluation was aborted.', { cause: signal?.reason });
+      error.name = 'AbortError';
+      return error;
+    };
+    if (signal?.aborted) return reject(abortError());
+    const onAbort = () => {
+      subscription.unsubscribe();
+      reject(abortError());
+    };
+    const subscription = source.subscribe({
+      next: (results) => resolve(results),
+      error: (error: unknown) => reject(error),
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    subscription.add(() => signal?.removeEventListener('abort', onAbort));
+  });
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new TypeError(`evaluate: ${name} must be a positive integer, not ${String(value)}.`);
+  }
+  return value;
+}
+
+function progressOut(progress: ProgressOut | false | undefined): ProgressOut | undefined {
+  if (progress === false) return undefined;
+  const out = progress ?? process.stderr;
+  return out.isTTY === true ? out : undefined;
+}

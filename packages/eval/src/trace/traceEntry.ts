@@ -1,0 +1,159 @@
+import type { AgentEvent, JsonObject, JsonValue, Msg, ToolUseBlock, Usage } from '@rxagent/core';
+
+/** A message as a trace keeps it where only who said what matters (a request's input). */
+export interface TraceMessageRef {
+  readonly id: string;
+  readonly name: string;
+  readonly role: Msg['role'];
+}
+
+/**
+ * The JSON form of one `stream()` event in a trace: the event without its `agent` (named
+ * in `TraceEntry.agent`), with a model request's messages reduced to who said them and a
+ * streamed chunk reduced to its delta, so a trace stays linear in the size of the run.
+ */
+export type TraceEventData =
+  | { readonly type: 'preCall'; readonly input: readonly Msg[] }
+  | { readonly type: 'postCall'; readonly reply: Msg }
+  | {
+      readonly type: 'preReasoning';
+      readonly messages: readonly TraceMessageRef[];
+      readonly tools: readonly string[];
+      readonly toolChoice?: JsonValue;
+    }
+  | { readonly type: 'reasoningChunk'; readonly delta: JsonObject }
+  | {
+      readonly type: 'postReasoning' | 'postSummary';
+      readonly reply: Msg;
+      readonly usage?: Usage;
+      readonly finishReason?: string;
+    }
+  | { readonly type: 'preActing'; readonly toolCall: ToolUseBlock; readonly deniedReason?: string }
+  | { readonly type: 'actingChunk'; readonly toolCall: ToolUseBlock; readonly chunk: JsonValue }
+  | {
+      readonly type: 'postActing';
+      readonly toolCall: ToolUseBlock;
+      readonly result: JsonObject;
+      readonly resultKind?: string;
+    }
+  | { readonly type: 'preSummary'; readonly messages: readonly TraceMessageRef[] }
+  | { readonly type: 'preCompress'; readonly removed: number; readonly tokens: number }
+  | {
+      readonly type: 'postCompress';
+      readonly removed: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | {
+      readonly type: 'error';
+      readonly error: { readonly name: string; readonly message: string; readonly code?: string };
+    }
+  | { readonly type: 'reply'; readonly msg: Msg };
+
+/** One event of a run, timed: what a trace page and an eval report keep. */
+export interface TraceEntry {
+  /** Milliseconds since the start of the recording. */
+  readonly at: number;
+  /** The agent whose call fired the event (its lane on the trace page). */
+  readonly agent: string;
+  readonly event: TraceEventData;
+}
+
+const refOf = (msg: Msg): TraceMessageRef => ({ id: msg.id, name: msg.name, role: msg.role });
+
+/** A JSON copy (drops functions and `undefined`, keeps what a page can show). */
+function json<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** The `TraceEntry` of `event`, fired by `agent` (default: the event's own agent) at `at` ms. */
+export function toTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
+  const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
+  return { at, agent: name, event: toTraceData(event) };
+}
+
+function toTraceData(event: AgentEvent): TraceEventData {
+  switch (event.type) {
+    case 'preCall':
+      return { type: 'preCall', input: json(event.input) };
+    case 'postCall':
+      return { type: 'postCall', reply: json(event.reply) };
+    case 'preReasoning':
+      return {
+        type: 'preReasoning',
+        messages: event.messages.map(refOf),
+        tools: event.tools.map((tool) => tool.function.name),
+        ...(event.toolChoice !== undefined && { toolChoice: json(event.toolChoice) as JsonValue }),
+      };
+    case 'reasoningChunk':
+      // The most frequent event: copied by hand, not through JSON.
+      return { type: 'reasoningChunk', delta: deltaOf(event.delta) };
+    case 'postReasoning':
+    case 'postSummary':
+      return {
+        type: event.type,
+        reply: json(event.reply),
+        ...(event.usage && { usage: { ...event.usage } }),
+        ...(event.finishReason !== undefined && { finishReason: event.finishReason }),
+      };
+    case 'preActing':
+      return {
+        type: 'preActing',
+        toolCall: json(event.toolCall),
+        ...(event.deniedReason !== undefined && { deniedReason: event.deniedReason }),
+      };
+    case 'actingChunk':
+      return {
+        type: 'actingChunk',
+        toolCall: json(event.toolCall),
+        chunk: json(event.chunk) as JsonValue,
+      };
+    case 'postActing':
+      return {
+        type: 'postActing',
+        toolCall: json(event.toolCall),
+        result: json(event.result) as unknown as JsonObject,
+        ...(event.resultKind !== undefined && { resultKind: event.resultKind }),
+      };
+    case 'preSummary':
+      return { type: 'preSummary', messages: event.messages.map(refOf) };
+    case 'preCompress':
+      return { type: 'preCompress', removed: event.messages.length, tokens: event.tokens };
+    case 'postCompress':
+      return {
+        type: 'postCompress',
+        removed: event.removed,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+      };
+    case 'error':
+      return { type: 'error', error: errorData(event.error) };
+    case 'reply':
+      return { type: 'reply', msg: json(event.msg) };
+  }
+}
+
+function deltaOf(delta: Extract<AgentEvent, { type: 'reasoningChunk' }>['delta']): JsonObject {
+  const copy: JsonObject = {};
+  if (delta.text !== undefined) copy['text'] = delta.text;
+  if (delta.thinking !== undefined) copy['thinking'] = delta.thinking;
+  const call = delta.toolCall;
+  if (call !== undefined) {
+    const toolCall: JsonObject = { index: call.index };
+    if (call.id !== undefined) toolCall['id'] = call.id;
+    if (call.name !== undefined) toolCall['name'] = call.name;
+    if (call.arguments !== undefined) toolCall['arguments'] = call.arguments;
+    copy['toolCall'] = toolCall;
+  }
+  return copy;
+}
+
+function errorData(error: unknown): { name: string; message: string; code?: string } {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof code === 'string' && { code }),
+  };
+}

@@ -4,7 +4,7 @@ import { shouldColor } from './style.js';
 import { TerminalRenderer } from './terminalRenderer.js';
 
 /** The keys of `RenderOptions` (internal: not exported from the package). */
-export const RENDER_KEYS = ['out', 'color', 'showThinking', 'clock', 'progress'] as const;
+export const RENDER_KEYS = ['out', 'color', 'showThinking', 'clock', 'progress', 'notes'] as const;
 
 /** Options of `renderEvents`. */
 export interface RenderOptions {

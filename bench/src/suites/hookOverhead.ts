@@ -40,6 +40,9 @@ const context: CallContext = {
   usage: undefined,
   notify: (event) => of(event),
   listens: () => false,
+  durable: false,
+  recovered: undefined,
+  checkpoint: () => of(undefined),
 };
 
 function callsPerSecond(calls: number, once: (done: () => void) => void): number {

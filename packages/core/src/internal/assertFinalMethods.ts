@@ -1,4 +1,4 @@
-const FINAL_METHODS = ['call', 'stream', 'observe', 'reply'] as const;
+const FINAL_METHODS = ['call', 'stream', 'observe', 'reply', 'recover'] as const;
 
 /**
  * Throws a TypeError when a class between `target` and `base` overrides a final method of

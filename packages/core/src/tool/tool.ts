@@ -83,6 +83,13 @@ export interface Tool<Args = unknown> {
    * `generateReason: 'approval_required'`; resume with `agent.call(toolDecisions(...))`.
    */
   readonly needsApproval?: NeedsApproval<Args>;
+  /**
+   * Whether running a call of this tool twice is harmless (a read, or a write keyed by the
+   * call). A durable agent whose process stopped while this tool ran runs the call again on
+   * `recover()`; a tool that is not idempotent gets an `in_doubt` error result instead.
+   * Default false.
+   */
+  readonly idempotent?: boolean;
 }
 
 /** What `tool()` takes. */
@@ -95,6 +102,7 @@ export interface ToolDefinition<S extends ToolParameters> {
   readonly timeoutMs?: number;
   readonly maxResultChars?: number;
   readonly needsApproval?: NeedsApproval<InferToolArgs<S>>;
+  readonly idempotent?: boolean;
 }
 
 /** A tool call to run: `input` is parsed arguments, or `rawArguments` the JSON text to parse. */
@@ -135,7 +143,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     );
   }
   const { name, description, parameters, execute, dedupe, timeoutMs, maxResultChars } = def;
-  const { needsApproval } = def;
+  const { needsApproval, idempotent } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new InvalidArgumentError(
       `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
@@ -177,6 +185,9 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       `${where}: needsApproval must be a boolean or a function (args, context) => boolean | Promise<boolean> when given.`,
     );
   }
+  if (idempotent !== undefined && typeof idempotent !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: idempotent must be a boolean when given.`);
+  }
   assertObjectSchema(where, parameters);
   return Object.freeze({
     name,
@@ -187,6 +198,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultChars !== undefined && { maxResultChars }),
     ...(needsApproval !== undefined && { needsApproval }),
+    ...(idempotent !== undefined && { idempotent }),
   });
 }
 

@@ -119,7 +119,9 @@ function resumeActing(next: JsonObject, progress: JsonObject, state: ReActCallSt
     (call) => started.has(call.id) && toolkit.get(call.name)?.idempotent !== true,
   );
   transcript.close(inDoubt, () => IN_DOUBT_TEXT, 'in_doubt');
-  const calls = transcript.openCalls;
+  // A closed call stays open in the transcript until the calls before it have results.
+  const closed = new Set(inDoubt.map((call) => call.id));
+  const calls = transcript.openCalls.filter((call) => !closed.has(call.id));
   if (calls.length === 0) return { kind: 'reason' };
   const decisions = next['decisions'] as unknown as Decisions | undefined;
   return {

@@ -3,7 +3,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChatMessage, ChatRequest, JsonObject } from '@rxagent/core';
+import {
+  type ChatMessage,
+  type ChatRequest,
+  JsonFileSession,
+  type JsonObject,
+  type Msg,
+  textOf as msgText,
+  toolUses,
+} from '@rxagent/core';
 import {
   type ScriptedTurn,
   type StrictOpenAIServer,
@@ -153,8 +161,27 @@ export async function conversationProblems(world: CrashWorld): Promise<string[]>
     if (histories.includes(`call_${i}_`) || histories.includes(`(reply ${i})`))
       problems.push(`request ${i} was sent again as request ${again} after its reply was stored`);
   });
+  problems.push(...(await replyProblems(world)));
   for (const [line, count] of await ledgerCounts(world.ledger)) {
     if (line.startsWith('charge ') && count > 1) problems.push(`${line} ran ${count} times`);
   }
   return problems;
+}
+
+/** Each user turn of the stored conversation must have exactly one final (tool-less) reply. */
+async function replyProblems(world: CrashWorld): Promise<string[]> {
+  const saved = await new JsonFileSession(join(world.dir, 'sessions')).load('run');
+  const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } } | undefined;
+  if (state === undefined) return ['no checkpoint was saved'];
+  const replies = new Map<string, number>();
+  let turn = '';
+  for (const msg of state.memory.messages) {
+    if (msg.role === 'user' && msg.name === 'user') turn = msgText(msg);
+    replies.set(turn, replies.get(turn) ?? 0);
+    const final = msg.role === 'assistant' && toolUses(msg).length === 0;
+    if (final && msg.metadata['partial'] !== true) replies.set(turn, replies.get(turn)! + 1);
+  }
+  return [...replies]
+    .filter(([, count]) => count !== 1)
+    .map(([name, count]) => `${name} has ${count} final replies`);
 }

@@ -53,7 +53,7 @@ export class ReActCheckpoints {
     return {
       admitted: true,
       next: this.#next,
-      started: this.#started,
+      started: [...this.#started],
       iterations: state.iterations,
       toolFailureStreak: state.toolFailureStreak,
       emptyAnswerReminded: state.emptyAnswerReminded,

@@ -60,6 +60,7 @@ function setup(session: InMemorySession, script: ScriptedReply[], ran: string[])
   const model = new ScriptedChatModel(script);
   const agent = new ReActAgent({
     name: 'shop',
+    sysPrompt: 'You run a shop.',
     model,
     toolkit: new Toolkit([charge, lookup]),
     durable: { session, key: 'run' },
@@ -211,6 +212,7 @@ describe('a durable ReActAgent', () => {
       });
       return new ReActAgent({
         name: 'shop',
+        sysPrompt: 'You run a shop.',
         model: new ScriptedChatModel(script),
         toolkit: new Toolkit([pay]),
         durable: { session, key: 'run' },

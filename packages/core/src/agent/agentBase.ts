@@ -141,7 +141,13 @@ export abstract class AgentBase implements Agent {
         this.loadStateDict(checkpoint.state);
         const call = checkpoint.call;
         if (call?.status !== 'running') return EMPTY;
-        return this.#run([...call.input], { ...call.options, ...options }, undefined, call);
+        const { structuredOutput, ...saved } = call.options;
+        if (structuredOutput === true && options.structuredOutput === undefined) {
+          throw new InvalidArgumentError(
+            `${this.name}.recover(): the unfinished call asked for structured output; pass its schema again: recover({ structuredOutput: schema }).`,
+          );
+        }
+        return this.#run([...call.input], { ...saved, ...options }, undefined, call);
       }),
     );
   }
@@ -376,7 +382,9 @@ export abstract class AgentBase implements Agent {
     recovering: CheckpointCall | undefined,
   ): DurableRun | undefined {
     if (this.#checkpointer === undefined) return undefined;
-    const json = options.maxIters === undefined ? {} : { maxIters: options.maxIters };
+    const json: JsonObject = {};
+    if (options.maxIters !== undefined) json['maxIters'] = options.maxIters;
+    if (options.structuredOutput !== undefined) json['structuredOutput'] = true;
     const call = { id: newId(), input, options: json };
     const recovery = recovering && { call: recovering };
     return new DurableRun(this.#checkpointer, () => this.stateDict(), call, recovery);

@@ -260,3 +260,68 @@ describe('the durable option', () => {
     expect(() => tool({ ...def, idempotent: 'yes' as never })).toThrow(/idempotent/);
   });
 });
+
+/** An InMemorySession that snapshots every key at each save: a process may die after any. */
+class SnapshotSession extends InMemorySession {
+  readonly snapshots: Map<string, JsonObject>[] = [];
+  readonly #latest = new Map<string, JsonObject>();
+  override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
+    await super.save(key, state, options);
+    this.#latest.set(key, JSON.parse(JSON.stringify(state)) as JsonObject);
+    this.snapshots.push(new Map(this.#latest));
+  }
+}
+
+describe('a durable agent called as a tool', () => {
+  function team(
+    session: InMemorySession,
+    parentScript: ScriptedReply[],
+    subScript: ScriptedReply[],
+    ran: string[],
+  ) {
+    const sub = setup(session, subScript, ran).agent;
+    const helper = new ReActAgent({
+      name: 'helper',
+      sysPrompt: 'You help.',
+      model: new ScriptedChatModel(subScript),
+      toolkit: sub.toolkit,
+      durable: { session, key: 'helper' },
+    });
+    const lead = new ReActAgent({
+      name: 'lead',
+      sysPrompt: 'You lead.',
+      model: new ScriptedChatModel(parentScript),
+      toolkit: new Toolkit([helper.asTool({ name: 'ask_helper' })]),
+      durable: { session, key: 'lead' },
+    });
+    return { lead, helper };
+  }
+  const PARENT: ScriptedReply[] = [
+    { toolCalls: [{ id: 'h1', name: 'ask_helper', arguments: { request: 'Buy tea.' } }] },
+    'The helper is done.',
+  ];
+
+  it('recovers the sub-agent inside the recovered tool call: each charge at most once, one reply', async () => {
+    const session = new SnapshotSession();
+    await team(session, PARENT, SCRIPT, []).lead.reply('Get tea.');
+    for (let n = 1; n < session.snapshots.length; n++) {
+      const restarted = new InMemorySession();
+      for (const [key, state] of session.snapshots[n - 1]!) await restarted.save(key, state);
+      const ran: string[] = [];
+      const lead = session.snapshots[n - 1]!.get('lead')!;
+      const leadProgress = (lead['call'] as JsonObject)['progress'];
+      const helper = session.snapshots[n - 1]!.get('helper');
+      const helperProgress = helper && (helper['call'] as JsonObject)['progress'];
+      const { lead: agent } = team(
+        restarted,
+        PARENT.slice(leadProgress === undefined ? 0 : 1),
+        SCRIPT.slice(helperProgress === undefined ? 0 : 1),
+        ran,
+      );
+      const reply = await lastValueFrom(agent.recover(), { defaultValue: undefined });
+      expect(reply && textOf(reply)).toBe('The helper is done.');
+      expect(ran.filter((line) => line === 'charge c1').length).toBeLessThanOrEqual(1);
+      expect(await unfinishedRuns(restarted)).toEqual([]);
+    }
+  });
+});

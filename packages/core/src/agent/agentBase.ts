@@ -183,10 +183,33 @@ export abstract class AgentBase implements Agent {
     this.#active?.abort(new InterruptedError(this.name));
   }
 
-  /** This agent as a Tool `{ request }` another agent can call: see `agentTool`. */
+  /**
+   * This agent as a Tool `{ request }` another agent can call: see `agentTool`. A durable
+   * agent's tool is idempotent and survives a crash of the caller: the request is sent with
+   * an id made from the tool call's, so a call run again after a restart first loads this
+   * agent's checkpoint and recovers the unfinished call of that request (or returns the
+   * reply it already gave) instead of asking anew.
+   */
   asTool(options?: AgentToolOptions): AgentTool {
-    return agentTool(this, options);
+    return agentTool(this, options, this.#checkpointer && this.#delegateDurably);
   }
+
+  /** The reply to a request already made by tool call `requestId` (recovered), if any. */
+  readonly #delegateDurably = (requestId: string): Observable<Msg> =>
+    defer(async () => {
+      const checkpointer = this.#checkpointer!;
+      if (checkpointer.synced || this.#active) return undefined;
+      const checkpoint = await checkpointer.load();
+      if (checkpoint === undefined) return undefined;
+      this.loadStateDict(checkpoint.state);
+      return checkpoint.call?.input[0]?.id === requestId ? checkpoint.call : undefined;
+    }).pipe(
+      concatMap((call) => {
+        if (call === undefined) return EMPTY;
+        if (call.status === 'finished') return call.reply ? of(call.reply) : EMPTY;
+        return this.#run([...call.input], call.options, undefined, call);
+      }),
+    );
 
   /** Registers a hook on this agent; returns a function that removes it. */
   addHook(hook: Hook): () => void {
@@ -351,7 +374,9 @@ export abstract class AgentBase implements Agent {
     const fail = (error: unknown): void => call.fail(error);
     const deliver = (reply: Msg): void =>
       call.postCall(reply, (final) =>
-        durable ? call.afterSave(durable.finish(), broadcast(final), fail) : broadcast(final)(),
+        durable
+          ? call.afterSave(durable.finish(final), broadcast(final), fail)
+          : broadcast(final)(),
       );
     const recover =
       (msgs: Msg[]) =>

@@ -20,6 +20,8 @@ export interface CheckpointCall {
   readonly progress?: JsonObject;
   /** How many times the call was recovered. */
   readonly recoveries: number;
+  /** The reply of a finished call (not of a failed one). */
+  readonly reply?: Msg;
 }
 
 /** A checkpoint: the agent's `stateDict()` and, once it was called, its last call. */

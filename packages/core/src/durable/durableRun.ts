@@ -58,12 +58,12 @@ export class DurableRun {
     return this.#save('running', progress);
   }
 
-  /** Saves the call marked finished (its reply stored in the state). */
-  finish(): Observable<void> {
-    return this.#save('finished', this.#progress);
+  /** Saves the call marked finished, with its reply (none when it failed). */
+  finish(reply?: Msg): Observable<void> {
+    return this.#save('finished', this.#progress, reply);
   }
 
-  #save(status: RunStatus, progress: JsonObject | undefined): Observable<void> {
+  #save(status: RunStatus, progress: JsonObject | undefined, reply?: Msg): Observable<void> {
     return defer(() => {
       if (this.#failure) throw this.#failure.error;
       this.#progress = progress;
@@ -74,6 +74,7 @@ export class DurableRun {
         options: this.#options,
         ...(progress !== undefined && { progress }),
         recoveries: this.#recoveries,
+        ...(reply !== undefined && { reply }),
       };
       const saving = this.#checkpointer.save({ state: this.#stateDict(), call }).catch((error) => {
         this.#failure ??= { error };

@@ -11,6 +11,7 @@ import { renderSuite } from './lib/table.js';
 import { ServerProcess } from './server/serverProcess.js';
 import { abortedCalls } from './suites/abortedCalls.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
+import { durable } from './suites/durable.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
@@ -35,9 +36,10 @@ const SUITES = [
   'importTime',
   'redis',
   'longConversation',
+  'durable',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'durable']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -82,6 +84,7 @@ if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
+if (want('durable')) report(await durable(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -1,6 +1,6 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { CallStats } from './callStats.js';
-import type { ReActCheckpoints } from './reactCheckpoints.js';
+import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
 
 /**
@@ -34,7 +34,7 @@ export class ReActCallState {
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
-  checkpoints: ReActCheckpoints | undefined;
+  checkpoints: ToolCheckpoints | undefined;
 
   constructor(
     readonly context: CallContext,

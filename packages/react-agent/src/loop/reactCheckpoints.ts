@@ -1,8 +1,8 @@
-import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
+import type { JsonObject, Msg, ToolDecisions, ToolUseBlock } from '@rxagent/core';
 import { concatMap, map, type Observable } from 'rxjs';
-import type { Decisions } from './approval.js';
 import type { ReActCallState } from './reactCallState.js';
 import type { Step } from './step.js';
+import type { ToolCheckpoints } from './toolCheckpoints.js';
 
 /** The text of the result of a tool call whose process stopped while it ran. */
 export const IN_DOUBT_TEXT =
@@ -17,7 +17,7 @@ export const IN_DOUBT_TEXT =
  * next step and the calls of the current batch that started, which `resumeStep` turns back
  * into a step after a crash.
  */
-export class ReActCheckpoints {
+export class ReActCheckpoints implements ToolCheckpoints {
   #next: JsonObject = { kind: 'reason' };
   #started: string[] = [];
 
@@ -123,7 +123,7 @@ function resumeActing(next: JsonObject, progress: JsonObject, state: ReActCallSt
   const closed = new Set(inDoubt.map((call) => call.id));
   const calls = transcript.openCalls.filter((call) => !closed.has(call.id));
   if (calls.length === 0) return { kind: 'reason' };
-  const decisions = next['decisions'] as unknown as Decisions | undefined;
+  const decisions = next['decisions'] as unknown as Required<ToolDecisions> | undefined;
   return {
     kind: 'act',
     calls,

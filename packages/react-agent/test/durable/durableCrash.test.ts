@@ -68,8 +68,8 @@ describe('a durable ReActAgent killed with SIGKILL', { timeout: 120_000 }, () =>
     const counts = await ledgerCounts(world.ledger);
     expect(counts.get('charge call_0_c')).toBe(1);
     const saved = await new JsonFileSession(join(world.dir, 'sessions')).load('run');
-    const messages = (saved?.['state'] as unknown as { memory: { messages: Msg[] } }).memory
-      .messages;
+    const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } };
+    const messages = state.memory.messages;
     const inDoubt = messages.filter((m) => m.metadata['resultKind'] === 'in_doubt');
     expect(inDoubt.map((m) => textOf(m))).toHaveLength(1);
     expect(JSON.stringify(inDoubt[0]?.content)).toContain('its outcome is unknown');

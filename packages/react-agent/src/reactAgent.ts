@@ -121,7 +121,9 @@ export class ReActAgent extends AgentBase {
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
-      const checkpoints = context.durable ? new ReActCheckpoints(state) : undefined;
+      const checkpoints = context.durable
+        ? new ReActCheckpoints(state, first, resuming ? recovered : undefined)
+        : undefined;
       state.checkpoints = checkpoints;
       const next = checkpoints
         ? (step: RunnableStep) => checkpoints.afterStep(this.#next(step, state))

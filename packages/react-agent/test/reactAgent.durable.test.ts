@@ -325,3 +325,25 @@ describe('a durable agent called as a tool', () => {
     }
   });
 });
+
+describe('a recovered call that dies again', () => {
+  it('recovers from each checkpoint of the recovery itself, the conversation valid and charge never rerun', async () => {
+    const original = new RecordingSession();
+    await setup(original, SCRIPT, []).agent.reply('Buy tea.');
+    // The first process died with both tools started; the second dies at each of its saves.
+    const second = new RecordingSession();
+    await second.save('run', original.saves[3]!);
+    second.saves.length = 0;
+    await lastValueFrom(setup(second, SCRIPT.slice(1), []).agent.recover());
+    for (let n = 1; n < second.saves.length; n++) {
+      const third = await diedAfterSave(second, n);
+      const ran: string[] = [];
+      const { agent } = setup(third, SCRIPT.slice(1), ran);
+      const reply = await lastValueFrom(agent.recover());
+      expect(textOf(reply)).toBe('All done.');
+      expect(ran).not.toContain('charge c1');
+      const open = agent.memory.messages().flatMap((m) => toolResults(m).map((r) => r.id));
+      expect(open.sort()).toEqual(['c1', 'l1']);
+    }
+  });
+});

@@ -21,7 +21,19 @@ export class ReActCheckpoints implements ToolCheckpoints {
   #next: JsonObject = { kind: 'reason' };
   #started: string[] = [];
 
-  constructor(readonly state: ReActCallState) {}
+  /**
+   * `first`: the step the call starts with; `progress`: a recovered call's, whose started
+   * calls stay started (a call in doubt once stays in doubt if the process dies again).
+   */
+  constructor(
+    readonly state: ReActCallState,
+    first: Step,
+    progress?: JsonObject,
+  ) {
+    this.#next = nextRecord(first);
+    if (first.kind === 'act' && progress !== undefined)
+      this.#started = [...((progress['started'] as string[] | undefined) ?? [])];
+  }
 
   /** `source` (a step), then a checkpoint of the step it chose, then that step. */
   afterStep(source: Observable<Step>): Observable<Step> {

@@ -16,6 +16,7 @@ import {
   type VersionedState,
 } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
+import { RedisSession } from '@rxagent/redis';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 
@@ -80,7 +81,10 @@ const lookup = tool({
   },
 });
 
-const session = new ChildSession(new JsonFileSession(env('SESSION_DIR')));
+const store = env('REDIS_URL')
+  ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
+  : new JsonFileSession(env('SESSION_DIR'));
+const session = new ChildSession(store);
 const agent = new ReActAgent({
   name: 'shop',
   sysPrompt: 'You run a shop.',
@@ -120,4 +124,6 @@ try {
 } catch (error) {
   if (error instanceof SessionConflictError) print('conflict');
   else throw error;
+} finally {
+  if (store instanceof RedisSession) await store.close();
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type ChatMessage,
@@ -11,12 +11,15 @@ import {
   type Msg,
   textOf as msgText,
   toolUses,
+  unfinishedRuns,
+  type VersionedSession,
 } from '@rxagent/core';
 import {
   type ScriptedTurn,
   type StrictOpenAIServer,
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
+import { RedisSession } from '@rxagent/redis';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -32,6 +35,7 @@ export interface CrashWorld {
   readonly server: StrictOpenAIServer;
   readonly dir: string;
   readonly ledger: string;
+  readonly redisUrl: string | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
   close(): Promise<void>;
@@ -80,7 +84,34 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-export async function crashWorld(turns: number): Promise<CrashWorld> {
+/** The session the children of a world use: files in its directory, or a Redis prefix. */
+function worldSession(dir: string, redisUrl: string | undefined): VersionedSession {
+  return redisUrl
+    ? new RedisSession({ url: redisUrl, prefix: `${basename(dir)}:` })
+    : new JsonFileSession(join(dir, 'sessions'));
+}
+
+/** What the world's session holds under the run's key. */
+export async function savedRun(world: CrashWorld): Promise<JsonObject | undefined> {
+  const session = worldSession(world.dir, world.redisUrl);
+  try {
+    return await session.load('run');
+  } finally {
+    if (session instanceof RedisSession) await session.close();
+  }
+}
+
+/** The keys of the world's session holding an unfinished call. */
+export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
+  const session = worldSession(world.dir, world.redisUrl);
+  try {
+    return await unfinishedRuns(session);
+  } finally {
+    if (session instanceof RedisSession) await session.close();
+  }
+}
+
+export async function crashWorld(turns: number, redisUrl?: string): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
@@ -101,6 +132,8 @@ export async function crashWorld(turns: number): Promise<CrashWorld> {
           TURNS: String(turns),
           KILL_AT: options.killAt ?? '',
           RACE_DIR: options.raceDir ?? '',
+          REDIS_URL: redisUrl ?? '',
+          REDIS_PREFIX: basename(dir),
         },
       },
     );
@@ -125,6 +158,7 @@ export async function crashWorld(turns: number): Promise<CrashWorld> {
     server,
     dir,
     ledger,
+    redisUrl,
     run,
     async close() {
       await server.close();
@@ -170,7 +204,7 @@ export async function conversationProblems(world: CrashWorld): Promise<string[]>
 
 /** Each user turn of the stored conversation must have exactly one final (tool-less) reply. */
 async function replyProblems(world: CrashWorld): Promise<string[]> {
-  const saved = await new JsonFileSession(join(world.dir, 'sessions')).load('run');
+  const saved = await savedRun(world);
   const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } } | undefined;
   if (state === undefined) return ['no checkpoint was saved'];
   const replies = new Map<string, number>();

@@ -4,6 +4,7 @@ import {
   InvalidArgumentError,
   type JsonObject,
   type Msg,
+  msgHub,
   type PreCallEvent,
   type SaveOptions,
   SessionConflictError,
@@ -15,7 +16,7 @@ import {
   unfinishedRuns,
   userMsg,
 } from '@rxagent/core';
-import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
+import { EchoAgent, ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, type Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -345,5 +346,20 @@ describe('a recovered call that dies again', () => {
       const open = agent.memory.messages().flatMap((m) => toolResults(m).map((r) => r.id));
       expect(open.sort()).toEqual(['c1', 'l1']);
     }
+  });
+});
+
+describe('a durable MsgHub participant', () => {
+  it('broadcasts its recovered reply to the other participants of the hub it is in', async () => {
+    const session = new RecordingSession();
+    await setup(session, SCRIPT, []).agent.reply('Buy tea.');
+    const restarted = await diedAfterSave(session, 5);
+    const { agent } = setup(restarted, SCRIPT.slice(1), []);
+    const listener = new EchoAgent({ name: 'listener' });
+    const reply = await lastValueFrom(
+      msgHub({ participants: [agent, listener] }, () => agent.recover()),
+    );
+    expect(textOf(reply)).toBe('All done.');
+    expect(listener.observed.map((msg) => textOf(msg))).toEqual(['All done.']);
   });
 });

@@ -13,6 +13,7 @@ import { abortedCalls } from './suites/abortedCalls.js';
 import { agentHost } from './suites/agentHost.js';
 import { anthropicHttp } from './suites/anthropicHttp.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
+import { durable } from './suites/durable.js';
 import { evalOverhead } from './suites/evalOverhead.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
@@ -43,9 +44,10 @@ const SUITES = [
   'agentHost',
   'workers',
   'evalOverhead',
+  'durable',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -94,6 +96,7 @@ if (want('longConversation')) report(await longConversation(config));
 if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
+if (want('durable')) report(await durable(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

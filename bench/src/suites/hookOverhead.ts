@@ -41,6 +41,9 @@ const context: CallContext = {
   notify: (event) => of(event),
   listens: () => false,
   takeSteered: () => [],
+  durable: false,
+  recovered: undefined,
+  checkpoint: () => of(undefined),
 };
 
 function callsPerSecond(calls: number, once: (done: () => void) => void): number {

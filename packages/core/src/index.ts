@@ -1,5 +1,5 @@
 export type { Agent } from './agent/agent.js';
-export { AgentBase, type AgentBaseOptions } from './agent/agentBase.js';
+export { AgentBase, type AgentBaseOptions, type RecoverOptions } from './agent/agentBase.js';
 export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
 export {
   type AgentFactory,
@@ -56,6 +56,8 @@ export {
   withSummary,
 } from './context/planCompression.js';
 export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
+export type { DurableOptions } from './durable/durableOptions.js';
+export { unfinishedRuns } from './durable/unfinishedRuns.js';
 export {
   AgentBusyError,
   AgentError,
@@ -188,6 +190,12 @@ export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export { AGENT_NAME_KEY, type LoadStateOptions } from './state/stateOwner.js';
+export {
+  isVersionedSession,
+  type SaveOptions,
+  type VersionedSession,
+  type VersionedState,
+} from './state/versionedSession.js';
 export {
   MAX_TOOL_ARGUMENT_CHARS,
   MAX_TOOL_ARGUMENT_DEPTH,

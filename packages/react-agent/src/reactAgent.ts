@@ -23,6 +23,7 @@ import { emptyAnswerDecision } from './loop/emptyAnswer.js';
 import { Handoffs } from './loop/handoffs.js';
 import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
 import { ReActCallState } from './loop/reactCallState.js';
+import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
 import { runReactLoop } from './loop/reactLoop.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
@@ -124,13 +125,23 @@ export class ReActAgent extends AgentBase {
       const { maxIters = this.maxIters } = context.options;
       positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
       const transcript = new Transcript(this.memory, this.name);
-      const first = admitInput(transcript, msgs, this.#maxInputChars);
+      const { recovered } = context;
+      const resuming = recovered?.['admitted'] === true;
+      const admitted = resuming ? undefined : admitInput(transcript, msgs, this.#maxInputChars);
       const state = this.createCallState(context, transcript);
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
+      const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
-      const running = runReactLoop(first, (step) => this.#next(step, state), {
+      const checkpoints = context.durable
+        ? new ReActCheckpoints(state, first, resuming ? recovered : undefined)
+        : undefined;
+      state.checkpoints = checkpoints;
+      const next = checkpoints
+        ? (step: RunnableStep) => checkpoints.afterStep(this.#next(step, state))
+        : (step: RunnableStep) => this.#next(step, state);
+      const running = runReactLoop(first, next, {
         final: (step) => subscriber.next(this.#finalReply(step, state)),
         error: (error) => {
           outcome = 'error';

@@ -59,6 +59,8 @@ export function responseTool(
     description: DESCRIPTION,
     parameters,
     dedupe: false,
+    // It only records the response: running it again after a crash is harmless.
+    idempotent: true,
     execute: (args, { toolCallId }) => {
       accept(toolCallId, (args as { response: unknown }).response);
       return 'Response accepted.';

@@ -1,4 +1,5 @@
 import type { Observable, Subscriber } from 'rxjs';
+import type { DurableRun } from '../durable/durableRun.js';
 import { NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
@@ -20,6 +21,10 @@ export interface ActiveCallSetup {
   readonly sink: ((event: AgentEvent) => void) | undefined;
   /** Frees the agent's running guard; called once, before the reply or error is emitted. */
   readonly release: () => void;
+  /** The durable side of the call, when the agent is durable. */
+  readonly durable?: DurableRun | undefined;
+  /** Whether `recover()` continues this call (`preCall.recovered`). */
+  readonly recovering?: boolean;
 }
 
 /**
@@ -37,6 +42,7 @@ export class ActiveCall {
   readonly #onExternalAbort = (): void => this.abort(this.#external?.reason);
   readonly #release: () => void;
   readonly #hooksFor: HooksFor;
+  readonly #recovering: boolean;
   #cancelled = false;
   #released = false;
 
@@ -57,6 +63,18 @@ export class ActiveCall {
       setup.hooksFor,
       setup.sink,
     );
+    this.context.durableRun = setup.durable;
+    this.#recovering = setup.recovering === true;
+  }
+
+  /** The durable side of the call, when the agent is durable. */
+  get durable(): DurableRun | undefined {
+    return this.context.durableRun;
+  }
+
+  /** Waits for `save` (a checkpoint of the call), then runs `then`; its error goes to `onError`. */
+  afterSave(save: Observable<void>, then: () => void, onError: (error: unknown) => void): void {
+    this.#phases.after(save, then, onError);
   }
 
   /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
@@ -80,6 +98,7 @@ export class ActiveCall {
       agent: context.agent,
       input,
       systemPrompt: context.systemPrompt,
+      ...(this.#recovering && { recovered: true }),
     };
     const proceed = (pre: PreCallEvent): void => {
       context.systemPrompt = pre.systemPrompt;

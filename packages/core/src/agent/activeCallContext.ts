@@ -1,8 +1,10 @@
-import { type Observable, type Subscription, tap } from 'rxjs';
+import { type Observable, of, type Subscription, tap } from 'rxjs';
+import type { DurableRun } from '../durable/durableRun.js';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
 import { dispatchHooks, runHooks } from '../hooks/runHooks.js';
 import { newId } from '../internal/newId.js';
+import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
@@ -26,6 +28,8 @@ export class ActiveCallContext implements CallContext {
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
   readonly #sink: ((event: AgentEvent) => void) | undefined;
+  /** The durable side of the call, when the agent is durable. */
+  durableRun: DurableRun | undefined;
 
   constructor(
     readonly agent: Agent,
@@ -100,5 +104,17 @@ export class ActiveCallContext implements CallContext {
   /** The ids of the steered messages the call took, or `undefined` when none was. */
   get steeredIds(): readonly string[] | undefined {
     return this.#steering?.takenIds;
+  }
+
+  get durable(): boolean {
+    return this.durableRun !== undefined;
+  }
+
+  get recovered(): JsonObject | undefined {
+    return this.durableRun?.recovered;
+  }
+
+  checkpoint(progress?: JsonObject): Observable<void> {
+    return this.durableRun?.checkpoint(progress) ?? of(undefined);
   }
 }

@@ -1,5 +1,15 @@
-import { defer, EMPTY, lastValueFrom, Observable, of, throwError } from 'rxjs';
-import { AgentBusyError, InterruptedError, isAbortError, ObserveError } from '../errors.js';
+import { concatMap, defer, EMPTY, from, lastValueFrom, Observable, of, throwError } from 'rxjs';
+import type { CheckpointCall } from '../durable/checkpoint.js';
+import { Checkpointer } from '../durable/checkpointer.js';
+import { checkDurableOptions, type DurableOptions } from '../durable/durableOptions.js';
+import { DurableRun } from '../durable/durableRun.js';
+import {
+  AgentBusyError,
+  InterruptedError,
+  InvalidArgumentError,
+  isAbortError,
+  ObserveError,
+} from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
@@ -18,7 +28,12 @@ import type { Agent } from './agent.js';
 import { type AgentEvent, streamOf } from './agentEvent.js';
 import { type AgentTool, type AgentToolOptions, agentTool } from './agentTool.js';
 import type { CallContext } from './callContext.js';
-import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
+import type {
+  CallInput,
+  CallOptions,
+  InterruptContext,
+  StructuredOutputSchema,
+} from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 import { TurnQueue } from './turnQueue.js';
@@ -29,6 +44,21 @@ export interface AgentBaseOptions {
   readonly description?: string;
   readonly hooks?: readonly Hook[];
   readonly id?: string;
+  /**
+   * Makes the agent's calls survive the death of their process: a checkpoint (its
+   * `stateDict()` plus the progress of the running call) is saved under `key` in `session`
+   * when a call starts, at each step boundary and when it ends, and `recover()` continues
+   * an unfinished call in another process. See the "Durable runs" guide.
+   */
+  readonly durable?: DurableOptions;
+}
+
+/** Options of `recover()`: what a checkpoint cannot hold. */
+export interface RecoverOptions {
+  /** Aborting it cancels the recovered call, like unsubscribing. */
+  readonly signal?: AbortSignal;
+  /** The schema of a structured-output call being recovered (StructuredOutputAgent). */
+  readonly structuredOutput?: StructuredOutputSchema;
 }
 
 /**
@@ -58,7 +88,7 @@ export abstract class AgentBase implements Agent {
    * subclass that adds options opts in by declaring them:
    * `static override readonly optionKeys = ['greeting']`.
    */
-  static readonly optionKeys: readonly string[] = ['name', 'description', 'hooks', 'id'];
+  static readonly optionKeys: readonly string[] = ['name', 'description', 'hooks', 'id', 'durable'];
 
   readonly id: string;
   readonly name: string;
@@ -70,6 +100,7 @@ export abstract class AgentBase implements Agent {
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
   #turns: TurnQueue | undefined; // made by the first queue()
+  readonly #checkpointer: Checkpointer | undefined;
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
@@ -79,6 +110,8 @@ export abstract class AgentBase implements Agent {
     this.description = options.description ?? '';
     this.#state = new StateRegistry(this.name);
     this.#hooks = new AgentHooks(options.hooks);
+    if (options.durable !== undefined)
+      this.#checkpointer = new Checkpointer(checkDurableOptions(this.name, options.durable));
   }
 
   /**
@@ -89,6 +122,43 @@ export abstract class AgentBase implements Agent {
    */
   call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
     return this.#run(input, options, undefined);
+  }
+
+  /**
+   * Continues the call a stopped process left unfinished under this agent's `durable` key.
+   * Cold: on subscription it loads the checkpoint into the agent (also when its call
+   * finished, so memory is there); when that holds an unfinished call, continues it from its
+   * last step boundary and emits its one reply like `call()` (hooks run, `preCall.recovered`
+   * is true), then completes; otherwise completes without a value. Its first act is a
+   * versioned save, so of two processes recovering one key the loser errors with
+   * `SessionConflictError` before any side effect. Errors with `InvalidArgumentError` when
+   * the agent is not durable, `AgentBusyError` while a call is in flight, and like `call()`.
+   * Unsubscribing cancels the recovered call (its checkpoint stays, to be recovered again).
+   */
+  recover(options: RecoverOptions = {}): Observable<Msg> {
+    return defer(() => {
+      if (this.#checkpointer === undefined) {
+        throw new InvalidArgumentError(
+          `${this.name}.recover(): the agent is not durable; create it with durable: { session, key }.`,
+        );
+      }
+      if (this.#active) throw new AgentBusyError(this.name);
+      return from(this.#checkpointer.load());
+    }).pipe(
+      concatMap((checkpoint) => {
+        if (checkpoint === undefined) return EMPTY;
+        this.loadStateDict(checkpoint.state);
+        const call = checkpoint.call;
+        if (call?.status !== 'running') return EMPTY;
+        const { structuredOutput, ...saved } = call.options;
+        if (structuredOutput === true && options.structuredOutput === undefined) {
+          throw new InvalidArgumentError(
+            `${this.name}.recover(): the unfinished call asked for structured output; pass its schema again: recover({ structuredOutput: schema }).`,
+          );
+        }
+        return this.#run([...call.input], { ...saved, ...options }, undefined, call);
+      }),
+    );
   }
 
   /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
@@ -150,10 +220,33 @@ export abstract class AgentBase implements Agent {
     this.#active?.abort(new InterruptedError(this.name));
   }
 
-  /** This agent as a Tool `{ request }` another agent can call: see `agentTool`. */
+  /**
+   * This agent as a Tool `{ request }` another agent can call: see `agentTool`. A durable
+   * agent's tool is idempotent and survives a crash of the caller: the request is sent with
+   * an id made from the tool call's, so a call run again after a restart first loads this
+   * agent's checkpoint and recovers the unfinished call of that request (or returns the
+   * reply it already gave) instead of asking anew.
+   */
   asTool(options?: AgentToolOptions): AgentTool {
-    return agentTool(this, options);
+    return agentTool(this, options, this.#checkpointer && this.#delegateDurably);
   }
+
+  /** The reply to a request already made by tool call `requestId` (recovered), if any. */
+  readonly #delegateDurably = (requestId: string): Observable<Msg> =>
+    defer(async () => {
+      const checkpointer = this.#checkpointer!;
+      if (checkpointer.synced || this.#active) return undefined;
+      const checkpoint = await checkpointer.load();
+      if (checkpoint === undefined) return undefined;
+      this.loadStateDict(checkpoint.state);
+      return checkpoint.call?.input[0]?.id === requestId ? checkpoint.call : undefined;
+    }).pipe(
+      concatMap((call) => {
+        if (call === undefined) return EMPTY;
+        if (call.status === 'finished') return call.reply ? of(call.reply) : EMPTY;
+        return this.#run([...call.input], call.options, undefined, call);
+      }),
+    );
 
   /** Registers a hook on this agent; returns a function that removes it. */
   addHook(hook: Hook): () => void {
@@ -295,6 +388,7 @@ export abstract class AgentBase implements Agent {
     input: CallInput | undefined,
     options: CallOptions,
     sink: ((event: AgentEvent) => void) | undefined,
+    recovering?: CheckpointCall,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       let msgs: Msg[];
@@ -315,7 +409,9 @@ export abstract class AgentBase implements Agent {
         this.#turns?.kick();
       };
       const setup = { agent: this, options, systemPrompt, hooksFor: this.#hooks.forType };
-      const call = new ActiveCall({ ...setup, sink, release }, subscriber);
+      const durable = this.#durableRun(msgs, options, recovering);
+      const recovery = { durable, recovering: recovering !== undefined };
+      const call = new ActiveCall({ ...setup, sink, release, ...recovery }, subscriber);
       this.#active = call;
       // 2. An interrupt made while idle does not cut this call.
       this.#interrupt = undefined;
@@ -330,19 +426,52 @@ export abstract class AgentBase implements Agent {
    * step 5; any other error runs the error hooks and fails the call.
    */
   #steps(call: ActiveCall, input: Msg[]): void {
-    // 5. postCall hooks may replace the reply; 6. every hub subscriber observes it;
-    // 7. the guard is released, then the reply is emitted.
+    const { durable } = call;
+    // 5. postCall hooks may replace the reply; 5a. a durable call saves itself finished;
+    // 6. every hub subscriber observes it; 7. the guard is released, then the reply is emitted.
+    const broadcast = (final: Msg) => () => call.finishAfter(this.#broadcast(final));
+    const fail = (error: unknown): void => call.fail(error);
     const deliver = (reply: Msg): void =>
-      call.postCall(reply, (final) => call.finishAfter(this.#broadcast(final)));
+      call.postCall(reply, (final) =>
+        durable
+          ? call.afterSave(durable.finish(final), broadcast(final), fail)
+          : broadcast(final)(),
+      );
     const recover =
       (msgs: Msg[]) =>
-      (error: unknown): void =>
-        call.recover(error, this.#interruptReply(error, msgs), deliver);
+      (error: unknown): void => {
+        const interruptReply = this.#interruptReply(error, msgs);
+        const go = (): void => call.recover(error, interruptReply, deliver);
+        // A failed durable call is over, for its caller got the error: saved finished, unless
+        // its checkpoint is no longer this process's (a failed save) or the caller left.
+        if (durable && !interruptReply && !durable.failed && !call.cancelled)
+          call.afterSave(durable.finish(), go, go);
+        else go();
+      };
     // 3. preCall hooks may replace the input and the system prompt.
-    call.preCall(input, recover(input), (msgs) =>
-      // 4. doCall produces the reply (completing without one is a NoReplyError).
-      call.reply(() => this.doCall(msgs, call.context), deliver, recover(msgs)),
-    );
+    const start = (): void =>
+      call.preCall(input, recover(input), (msgs) =>
+        // 4. doCall produces the reply (completing without one is a NoReplyError).
+        call.reply(() => this.doCall(msgs, call.context), deliver, recover(msgs)),
+      );
+    // 2a. A durable call saves its start (a recovered one: its claim on the run) first.
+    if (durable) call.afterSave(durable.checkpoint(durable.recovered), start, fail);
+    else start();
+  }
+
+  /** The durable side of a call, when the agent is durable. */
+  #durableRun(
+    input: readonly Msg[],
+    options: CallOptions,
+    recovering: CheckpointCall | undefined,
+  ): DurableRun | undefined {
+    if (this.#checkpointer === undefined) return undefined;
+    const json: JsonObject = {};
+    if (options.maxIters !== undefined) json['maxIters'] = options.maxIters;
+    if (options.structuredOutput !== undefined) json['structuredOutput'] = true;
+    const call = { id: newId(), input, options: json };
+    const recovery = recovering && { call: recovering };
+    return new DurableRun(this.#checkpointer, () => this.stateDict(), call, recovery);
   }
 
   /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */

@@ -1,4 +1,4 @@
-import { filter, map, type Observable } from 'rxjs';
+import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap } from 'rxjs';
 import { z } from 'zod';
 import { type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
@@ -44,7 +44,11 @@ const parameters = z.object({
  * The agent keeps its own memory and never sees the caller's conversation, only the request.
  * Not deduplicated: the same request may get a new answer.
  */
-export function agentTool(agent: StreamingAgent, options: AgentToolOptions = {}): AgentTool {
+export function agentTool(
+  agent: StreamingAgent,
+  options: AgentToolOptions = {},
+  recovered?: (requestId: string) => Observable<Msg>,
+): AgentTool {
   checkOptions(options, ['name', 'description'], `${agent.name}.asTool()`);
   const name = options.name ?? sanitizeName(agent.name);
   const description =
@@ -56,23 +60,47 @@ export function agentTool(agent: StreamingAgent, options: AgentToolOptions = {})
     description,
     parameters,
     dedupe: false,
-    execute: ({ request }) => delegate(agent, request),
+    ...(recovered && { idempotent: true }),
+    execute: ({ request }, { toolCallId }) =>
+      recovered
+        ? delegateDurably(agent, request, `${toolCallId}:request`, recovered)
+        : delegate(agent, request),
   });
 }
 
-/** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
-function delegate(agent: StreamingAgent, request: string): Observable<string> {
-  return agent.stream(userMsg(request)).pipe(
-    filter((event) => event.type === 'reply' || hasText(event)),
-    map((event) => {
-      if (event.type !== 'reply') return (event as TextChunk).delta.text;
-      const reply = event.msg;
-      if (reply.metadata['generateReason'] === 'interrupted') {
-        throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
-      }
-      return textOf(reply);
-    }),
+/**
+ * For a durable agent: the reply its checkpoint holds for this request (a caller that
+ * crashed runs the tool call again), else a new call whose input has the request's id.
+ */
+function delegateDurably(
+  agent: StreamingAgent,
+  request: string,
+  requestId: string,
+  recovered: (requestId: string) => Observable<Msg>,
+): Observable<string> {
+  return recovered(requestId).pipe(
+    map((reply) => replyText(agent, reply)),
+    defaultIfEmpty(undefined),
+    switchMap((text) => (text === undefined ? delegate(agent, request, requestId) : of(text))),
   );
+}
+
+/** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
+function delegate(agent: StreamingAgent, request: string, id?: string): Observable<string> {
+  const input = id === undefined ? userMsg(request) : userMsg(request, { id });
+  return defer(() => agent.stream(input)).pipe(
+    filter((event) => event.type === 'reply' || hasText(event)),
+    map((event) =>
+      event.type === 'reply' ? replyText(agent, event.msg) : (event as TextChunk).delta.text,
+    ),
+  );
+}
+
+function replyText(agent: StreamingAgent, reply: Msg): string {
+  if (reply.metadata['generateReason'] === 'interrupted') {
+    throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
+  }
+  return textOf(reply);
 }
 
 type TextChunk = { readonly type: 'reasoningChunk'; readonly delta: { readonly text: string } };

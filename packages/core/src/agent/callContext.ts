@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
+import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import type { Agent } from './agent.js';
@@ -38,4 +39,20 @@ export interface CallContext {
    * with it. Each is handed out once; their ids go to the reply's `metadata.steered`.
    */
   takeSteered(): Msg[];
+  /** Whether the agent is durable: `checkpoint()` saves, and the call may be recovered. */
+  readonly durable: boolean;
+  /**
+   * In a call continued by `recover()`, the progress its last checkpoint recorded (what the
+   * subclass gave `checkpoint(progress)`); `undefined` in a fresh call, or when the call
+   * stopped before its first step boundary (then it starts over from its input).
+   */
+  readonly recovered: JsonObject | undefined;
+  /**
+   * A step boundary of a durable call: saves the agent's `stateDict()` with `progress` (the
+   * subclass's JSON record of where the call is, handed back as `recovered` after a crash),
+   * one `session.save`. Cold; emits one `undefined` once saved (at once, saving nothing,
+   * when the agent is not durable), then completes; errors with the save's error, such as
+   * `SessionConflictError` when another process advanced the run: stop the call then.
+   */
+  checkpoint(progress?: JsonObject): Observable<void>;
 }

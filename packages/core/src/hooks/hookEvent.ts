@@ -14,6 +14,8 @@ export interface PreCallEvent extends EventBase {
   readonly type: 'preCall';
   input: Msg[];
   systemPrompt: string;
+  /** `true` when `recover()` continues a call a stopped process left unfinished. */
+  readonly recovered?: boolean;
 }
 
 /** After `doCall` (or the interrupt reply): hooks may replace the reply. */
@@ -111,10 +113,17 @@ export interface ActingChunkEvent extends EventBase {
  * tool Msg's `metadata.resultKind`: `duplicate` (an identical call in the same agent call
  * was answered instead of run), `interrupted` (the call was cut before the tool finished),
  * `cancelled` (a new message arrived while the call was pending), `not_executed` (the step
- * budget ran out), `denied` (a preActing hook or a human decision refused it). A result its
- * tool produced has none.
+ * budget ran out), `denied` (a preActing hook or a human decision refused it), `in_doubt`
+ * (the process stopped while the tool ran, so its outcome is unknown; see durable runs). A
+ * result its tool produced has none.
  */
-export type ToolResultKind = 'duplicate' | 'interrupted' | 'cancelled' | 'not_executed' | 'denied';
+export type ToolResultKind =
+  | 'duplicate'
+  | 'interrupted'
+  | 'cancelled'
+  | 'not_executed'
+  | 'denied'
+  | 'in_doubt';
 
 /** After a tool ran: hooks may change the result before it is stored (the `id` is kept). */
 export interface PostActingEvent extends EventBase, Stoppable {

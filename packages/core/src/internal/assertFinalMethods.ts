@@ -1,4 +1,4 @@
-const FINAL_METHODS = ['call', 'stream', 'observe', 'reply', 'queue', 'steer'] as const;
+const FINAL_METHODS = ['call', 'stream', 'observe', 'reply', 'queue', 'steer', 'recover'] as const;
 
 /**
  * Throws a TypeError when a class between `target` and `base` overrides a final method of

@@ -1,27 +1,51 @@
+import { SessionConflictError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import { assertJsonState, assertSessionKey, type Session } from './session.js';
+import { assertJsonState, assertSessionKey } from './session.js';
+import {
+  checkExpectedVersion,
+  type SaveOptions,
+  type VersionedSession,
+  type VersionedState,
+} from './versionedSession.js';
 
 /**
  * A `Session` that keeps state dicts in this process: for tests and short-lived programs.
  * It stores each state as JSON text, so changing an object after `save()` or after `load()`
  * never changes what the next `load()` returns, and a state that would not survive a
- * JSON file fails here too.
+ * JSON file fails here too. Versioned like the other sessions: `loadVersioned()` and
+ * `save(key, state, { expectedVersion })`.
  */
-export class InMemorySession implements Session {
-  readonly #store = new Map<string, string>();
+export class InMemorySession implements VersionedSession {
+  readonly #store = new Map<string, { readonly text: string; readonly version: number }>();
 
-  /** Stores a copy of `state` under `key`. Rejects with `InvalidArgumentError` for a bad key or non-JSON state. */
-  async save(key: string, state: JsonObject): Promise<void> {
+  /**
+   * Stores a copy of `state` under `key`. Rejects with `InvalidArgumentError` for a bad key,
+   * non-JSON state or a bad `expectedVersion`, and with `SessionConflictError` (changing
+   * nothing) when `expectedVersion` is given and the key is at another version.
+   */
+  async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
     assertSessionKey(key, 'InMemorySession.save()');
     assertJsonState(state, 'InMemorySession.save()');
-    this.#store.set(key, JSON.stringify(state));
+    checkExpectedVersion(options, 'InMemorySession.save()');
+    const version = this.#store.get(key)?.version ?? 0;
+    const expected = options?.expectedVersion;
+    if (expected !== undefined && expected !== version) {
+      throw new SessionConflictError(key, expected, version);
+    }
+    this.#store.set(key, { text: JSON.stringify(state), version: version + 1 });
   }
 
   /** A fresh copy of the state saved under `key`, or `undefined`. */
   async load(key: string): Promise<JsonObject | undefined> {
+    return (await this.loadVersioned(key))?.state;
+  }
+
+  /** A fresh copy of the state saved under `key` with its version, or `undefined`. */
+  async loadVersioned(key: string): Promise<VersionedState | undefined> {
     assertSessionKey(key, 'InMemorySession.load()');
-    const text = this.#store.get(key);
-    return text === undefined ? undefined : (JSON.parse(text) as JsonObject);
+    const entry = this.#store.get(key);
+    if (entry === undefined) return undefined;
+    return { state: JSON.parse(entry.text) as JsonObject, version: entry.version };
   }
 
   /** Forgets `key` (no-op when absent). */

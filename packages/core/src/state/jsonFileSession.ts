@@ -1,11 +1,18 @@
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { InvalidArgumentError, SessionCorruptError } from '../errors.js';
+import { basename, dirname, join } from 'node:path';
+import { InvalidArgumentError, SessionConflictError, SessionCorruptError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
+import { withFileLock } from './fileLock.js';
 import { jsonErrorPosition } from './jsonErrorPosition.js';
-import { assertJsonState, assertSessionKey, type Session } from './session.js';
+import { assertJsonState, assertSessionKey } from './session.js';
 import { decodeSessionFileName, encodeSessionKey, SESSION_FILE_SUFFIX } from './sessionKey.js';
 import { sweepStaleTempFiles, tempFileName } from './sessionTempFiles.js';
+import {
+  checkExpectedVersion,
+  type SaveOptions,
+  type VersionedSession,
+  type VersionedState,
+} from './versionedSession.js';
 
 /** The format version of a session file. */
 const FILE_VERSION = 1;
@@ -14,8 +21,14 @@ const RECOVER = 'Restore it from a backup, or delete it to start fresh.';
 /**
  * A `Session` that keeps one JSON file per key in a directory: the default store of the
  * examples. The file of a key is named by an encoding that can never leave the directory
- * (`../x` becomes `%2E%2E%2Fx.json`) and holds `{ "version": 1, "key", "state" }`,
- * pretty-printed.
+ * (`../x` becomes `%2E%2E%2Fx.json`) and holds `{ "version": 1, "revision", "key", "state" }`,
+ * pretty-printed; `revision` counts the saves of the key (1 after the first).
+ *
+ * Saves are versioned, safe between the processes of one machine: `loadVersioned(key)`
+ * returns the revision, and `save(key, state, { expectedVersion })` stores only when the
+ * file is still at that revision, else rejects with `SessionConflictError`. Every save and
+ * delete holds a lock file beside the key's file (`.<name>.json.lock`, created atomically,
+ * broken when the process holding it is gone) while it compares and renames.
  *
  * Writes are atomic: the file is written to a temp file in the same directory, flushed to
  * disk and renamed over the old one, so a crash mid-write leaves the previous state, never a
@@ -30,7 +43,7 @@ const RECOVER = 'Restore it from a backup, or delete it to start fresh.';
  * await session.save('alice', agent.stateDict());   // ./sessions/%41lice.json
  * ```
  */
-export class JsonFileSession implements Session {
+export class JsonFileSession implements VersionedSession {
   /** The directory holding the session files; created on the first save. */
   readonly dir: string;
   readonly #writes = new Map<string, Promise<void>>();
@@ -51,15 +64,43 @@ export class JsonFileSession implements Session {
     return this.#fileOf(key, 'JsonFileSession.pathFor()');
   }
 
-  /** Writes `state` under `key` atomically. Rejects with `InvalidArgumentError` before touching the disk for a bad key or non-JSON state. */
-  async save(key: string, state: JsonObject): Promise<void> {
+  /**
+   * Writes `state` under `key` atomically. With `expectedVersion`, only when the key's file
+   * is at that revision (0: no file yet); otherwise rejects with `SessionConflictError` and
+   * changes nothing. Rejects with `InvalidArgumentError` before touching the disk for a bad
+   * key, non-JSON state or a bad `expectedVersion`.
+   */
+  async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
     const method = 'JsonFileSession.save()';
     assertSessionKey(key, method);
     assertJsonState(state, method);
+    checkExpectedVersion(options, method);
     const file = this.#fileOf(key, method);
-    const text = `${JSON.stringify({ version: FILE_VERSION, key, state }, null, 2)}\n`;
+    const body = JSON.stringify(state, null, 2).replaceAll('\n', '\n  ');
+    const expected = options?.expectedVersion;
     await this.#sweep();
-    return this.#inOrder(file, () => this.#write(file, text));
+    return this.#inOrder(file, async () => {
+      await mkdir(this.dir, { recursive: true });
+      await withFileLock(lockFileOf(file), async () => {
+        const revision = await readRevision(file, key);
+        if (expected !== undefined && expected !== revision) {
+          throw new SessionConflictError(key, expected, revision);
+        }
+        const head = `{\n  "version": ${FILE_VERSION},\n  "revision": ${revision + 1},\n`;
+        await this.#write(file, `${head}  "key": ${JSON.stringify(key)},\n  "state": ${body}\n}\n`);
+      });
+    });
+  }
+
+  /**
+   * The state saved under `key` with its revision (for `save(..., { expectedVersion })`), or
+   * `undefined` when it has no file. Rejects like `load()`.
+   */
+  async loadVersioned(key: string): Promise<VersionedState | undefined> {
+    assertSessionKey(key, 'JsonFileSession.loadVersioned()');
+    const file = this.#fileOf(key, 'JsonFileSession.loadVersioned()');
+    const text = await readIfExists(file);
+    return text === undefined ? undefined : parseSessionFile(text, file, key);
   }
 
   /**
@@ -69,14 +110,8 @@ export class JsonFileSession implements Session {
   async load(key: string): Promise<JsonObject | undefined> {
     assertSessionKey(key, 'JsonFileSession.load()');
     const file = this.#fileOf(key, 'JsonFileSession.load()');
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-    return parseSessionFile(text, file, key);
+    const text = await readIfExists(file);
+    return text === undefined ? undefined : parseSessionFile(text, file, key).state;
   }
 
   /** Deletes `key`'s file (no-op when there is none). */
@@ -84,7 +119,13 @@ export class JsonFileSession implements Session {
     assertSessionKey(key, 'JsonFileSession.delete()');
     const file = this.#fileOf(key, 'JsonFileSession.delete()');
     await this.#sweep();
-    return this.#inOrder(file, () => rm(file, { force: true }));
+    return this.#inOrder(file, async () => {
+      try {
+        await withFileLock(lockFileOf(file), () => rm(file, { force: true }));
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error; // no directory: nothing to delete
+      }
+    });
   }
 
   /** Every key with a file in `dir`, sorted; temp files and foreign files are skipped. */
@@ -128,7 +169,6 @@ export class JsonFileSession implements Session {
   }
 
   async #write(file: string, text: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
     const temp = join(this.dir, tempFileName());
     let handle: FileHandle | undefined;
     try {
@@ -147,8 +187,45 @@ export class JsonFileSession implements Session {
   }
 }
 
-/** Validates a session file's text and returns its state. */
-function parseSessionFile(raw: string, file: string, key: string): JsonObject {
+/** The lock file of a key's file: starts with a dot, so it is never listed as a key. */
+function lockFileOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.lock`);
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+// The files this class writes start with `{ "version", "revision"`: their head is enough.
+const HEAD_REVISION = /^\{\n {2}"version": 1,\n {2}"revision": (\d+),\n/;
+
+/** The revision of `key`'s file (0 when there is none), read from its head when it can be. */
+async function readRevision(file: string, key: string): Promise<number> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return 0;
+    throw error;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const match = HEAD_REVISION.exec(head.toString('utf8', 0, bytesRead));
+    if (match) return Number(match[1]);
+  } finally {
+    await handle.close();
+  }
+  return parseSessionFile(await readFile(file, 'utf8'), file, key).version;
+}
+
+/** Validates a session file's text and returns its state and revision. */
+function parseSessionFile(raw: string, file: string, key: string): VersionedState {
   // Editors on Windows may add a byte-order mark; it is not part of the JSON.
   const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
   let data: unknown;
@@ -169,7 +246,9 @@ function parseSessionFile(raw: string, file: string, key: string): JsonObject {
   const problem = shapeProblem(data, key);
   if (problem !== undefined)
     throw new SessionCorruptError(`Session file ${file} ${problem}. ${RECOVER}`, file);
-  return (data as { state: JsonObject }).state;
+  const { state, revision } = data as { state: JsonObject; revision?: unknown };
+  // Files written before revisions were recorded count as one save.
+  return { state, version: typeof revision === 'number' ? revision : 1 };
 }
 
 function shapeProblem(data: unknown, key: string): string | undefined {
@@ -181,6 +260,9 @@ function shapeProblem(data: unknown, key: string): string | undefined {
     return `holds key ${JSON.stringify(data['key']) ?? 'undefined'}, not ${JSON.stringify(key)} (was it copied or renamed?)`;
   }
   if (!isJsonObject(data['state'])) return 'has no "state" object';
+  const revision = data['revision'];
+  if (revision !== undefined && !(Number.isInteger(revision) && (revision as number) > 0))
+    return `has revision ${JSON.stringify(revision)}, not a whole number ≥ 1`;
   return undefined;
 }
 

@@ -86,6 +86,13 @@ export interface Tool<Args = unknown> {
    * `generateReason: 'approval_required'`; resume with `agent.call(toolDecisions(...))`.
    */
   readonly needsApproval?: NeedsApproval<Args>;
+  /**
+   * Whether running a call of this tool twice is harmless (a read, or a write keyed by the
+   * call). A durable agent whose process stopped while this tool ran runs the call again on
+   * `recover()`; a tool that is not idempotent gets an `in_doubt` error result instead.
+   * Default false.
+   */
+  readonly idempotent?: boolean;
 }
 
 /** What `tool()` takes. */
@@ -98,6 +105,7 @@ export interface ToolDefinition<S extends ToolParameters> {
   readonly timeoutMs?: number;
   readonly maxResultChars?: number;
   readonly needsApproval?: NeedsApproval<InferToolArgs<S>>;
+  readonly idempotent?: boolean;
 }
 
 /** A tool call to run: `input` is parsed arguments, or `rawArguments` the JSON text to parse. */
@@ -108,7 +116,7 @@ export interface ToolCallRequest {
   readonly rawArguments?: string;
 }
 
-/** OpenAI's rule for function names, which every provider we target accepts. */
+/** The option names of `tool()`. */
 const TOOL_KEYS = optionNames<ToolDefinition<ToolParameters>>({
   name: true,
   description: true,
@@ -118,8 +126,10 @@ const TOOL_KEYS = optionNames<ToolDefinition<ToolParameters>>({
   timeoutMs: true,
   maxResultChars: true,
   needsApproval: true,
+  idempotent: true,
 });
 
+/** OpenAI's rule for function names, which every provider we target accepts. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -149,7 +159,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     );
   }
   const { name, description, parameters, execute, dedupe, timeoutMs, maxResultChars } = def;
-  const { needsApproval } = def;
+  const { needsApproval, idempotent } = def;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new InvalidArgumentError(
       `tool(): name ${JSON.stringify(name)} is invalid; use 1-64 letters, digits, "_" or "-" (OpenAI's function-name rule).`,
@@ -192,6 +202,9 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
       `${where}: needsApproval must be a boolean or a function (args, context) => boolean | Promise<boolean> when given.`,
     );
   }
+  if (idempotent !== undefined && typeof idempotent !== 'boolean') {
+    throw new InvalidArgumentError(`${where}: idempotent must be a boolean when given.`);
+  }
   assertObjectSchema(where, parameters);
   return Object.freeze({
     name,
@@ -202,6 +215,7 @@ export function tool<S extends ToolParameters>(def: ToolDefinition<S>): Tool<Inf
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultChars !== undefined && { maxResultChars }),
     ...(needsApproval !== undefined && { needsApproval }),
+    ...(idempotent !== undefined && { idempotent }),
   });
 }
 

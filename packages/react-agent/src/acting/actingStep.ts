@@ -37,7 +37,14 @@ export function actingStep<R = ActingOutcome>(
     let stopRequested = false;
     const store = (index: number, outcome: ToolCallOutcome): Msg => {
       if (outcome.stopRequested) stopRequested = true;
-      return state.transcript.settle(calls[index]!, outcome.result, outcome.kind, outcome.metadata);
+      const msg = state.transcript.settle(
+        calls[index]!,
+        outcome.result,
+        outcome.kind,
+        outcome.metadata,
+      );
+      state.checkpoints?.afterResult();
+      return msg;
     };
     const done = (results: (Msg | undefined)[]): void => {
       const outcome: ActingOutcome = { results: results as Msg[], stopRequested };

@@ -80,9 +80,15 @@ export function runToolCall(
           run.duplicate ? 'duplicate' : resultKind(result, context.signal),
         );
       };
-      // Nobody listens to the tool's chunks: take its result event straight from the run.
-      if (context.listens('actingChunk')) phases.after(run.result(), onResult);
-      else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
+      const start = (): void => {
+        // Nobody listens to the tool's chunks: take its result event straight from the run.
+        if (context.listens('actingChunk')) phases.after(run.result(), onResult);
+        else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
+      };
+      // A durable call marks the tool started in a checkpoint before it runs.
+      const started = state.checkpoints?.beforeTool(toolCall);
+      if (started) phases.after(started, start);
+      else start();
     };
     const postActing = (
       toolCall: ToolUseBlock,

@@ -1,5 +1,6 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { CallStats } from './callStats.js';
+import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
 
 /**
@@ -32,6 +33,8 @@ export class ReActCallState {
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
+  /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
+  checkpoints: ToolCheckpoints | undefined;
 
   constructor(
     readonly context: CallContext,

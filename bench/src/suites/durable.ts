@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ChatRequest,
+  InMemorySession,
+  JsonFileSession,
+  type JsonObject,
+  type SaveOptions,
+  type Session,
+  textOf,
+  userMsg,
+  type VersionedSession,
+  type VersionedState,
+} from '@rxagent/core';
+import { startStrictOpenAIServer } from '@rxagent/core/testing';
+import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
+import { RedisSession } from '@rxagent/redis';
+import { startRedisServer } from '@rxagent/redis/testing';
+import { lastValueFrom } from 'rxjs';
+import type { BenchConfig } from '../lib/config.js';
+import { row, type SuiteResult } from '../lib/result.js';
+import {
+  LONG_CHAT_PROMPT,
+  LongChatModel,
+  longChatQuestion,
+  longChatToolkit,
+} from '../scenario/longChat.js';
+
+type Kind = 'none' | 'InMemorySession' | 'JsonFileSession' | 'RedisSession';
+const KINDS: readonly Kind[] = ['none', 'InMemorySession', 'JsonFileSession', 'RedisSession'];
+
+/** A session that counts what it is asked to save (compact JSON bytes) and how long saves take. */
+class CountingSession implements VersionedSession {
+  bytes = 0;
+  saves = 0;
+  saveMs = 0;
+  constructor(readonly inner: VersionedSession) {}
+  async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
+    this.bytes += JSON.stringify(state).length;
+    this.saves++;
+    const t0 = performance.now();
+    await this.inner.save(key, state, options);
+    this.saveMs += performance.now() - t0;
+  }
+  loadVersioned(key: string): Promise<VersionedState | undefined> {
+    return this.inner.loadVersioned(key);
+  }
+  load = (key: string) => this.inner.load(key);
+  delete = (key: string) => this.inner.delete(key);
+  list = () => this.inner.list();
+}
+
+interface World {
+  readonly dir: string;
+  readonly redisUrl: string;
+  keys: number;
+}
+
+function sessionOf(kind: Kind, world: World): Session | undefined {
+  if (kind === 'none') return undefined;
+  if (kind === 'InMemorySession') return new InMemorySession();
+  if (kind === 'JsonFileSession') return new JsonFileSession(world.dir);
+  return new RedisSession({ url: world.redisUrl, prefix: 'bench:' });
+}
+
+function agentWith(
+  model: LongChatModel | OpenAIChatModel,
+  session: Session | undefined,
+  world: World,
+) {
+  const durable = session && { session, key: `run-${world.keys++}` };
+  return new ReActAgent({
+    name: 'researcher',
+    sysPrompt: LONG_CHAT_PROMPT,
+    model,
+    toolkit: longChatToolkit(),
+    ...(durable && { durable }),
+  });
+}
+
+async function chat(agent: ReActAgent, turns: number): Promise<number> {
+  const t0 = performance.now();
+  for (let turn = 0; turn < turns; turn++) {
+    const reply = await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    if (textOf(reply) === '') throw new Error(`turn ${turn} got an empty answer`);
+  }
+  return (performance.now() - t0) / turns;
+}
+
+/** The strict server's side of the long chat: a read_source call, then an answer. */
+function httpTurn(request: ChatRequest) {
+  const last = request.messages[request.messages.length - 1];
+  if (last?.role === 'tool') return { text: 'The review covers the source.' };
+  return { toolCalls: [{ name: 'read_source', arguments: { id: 'doc-1' } }] };
+}
+
+/**
+ * Suite "durable" (only with `--only=durable`: it starts a redis-server): the cost of the
+ * `durable` option per conversation turn (a question, a tool call with a 5 KB result, an
+ * answer: 7 checkpoints) with InMemorySession, JsonFileSession and RedisSession against
+ * none, in process (a scripted model) and over loopback HTTP (the strict server through the
+ * openai SDK); then the bytes each turn's checkpoints write and the time of one checkpoint
+ * along a 200-turn conversation (whole-state saves).
+ */
+export async function durable(config: BenchConfig): Promise<SuiteResult> {
+  const turns = config.quick ? 5 : 20;
+  const rounds = config.quick ? 2 : 5;
+  const longTurns = config.quick ? 40 : 200;
+  const redis = await startRedisServer();
+  const dir = mkdtempSync(join(tmpdir(), 'rxagent-bench-durable-'));
+  const world: World = { dir, redisUrl: redis.url, keys: 0 };
+  const server = await startStrictOpenAIServer({
+    script: Array.from({ length: 4 * turns * rounds * KINDS.length + 10 }, () => httpTurn),
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const inProcess = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
+    const http = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of KINDS) {
+        const session = sessionOf(kind, world);
+        if (session instanceof RedisSession) closers.push(() => session.close());
+        inProcess
+          .get(kind)!
+          .push(await chat(agentWith(new LongChatModel(), session, world), turns));
+        const model = new OpenAIChatModel({
+          model: 'bench',
+          baseURL: server.baseURL,
+          apiKey: 'bench',
+        });
+        http.get(kind)!.push(await chat(agentWith(model, session, world), turns));
+      }
+    }
+    const growth = await longRun(world, longTurns);
+    const rows = [
+      ...KINDS.map((k) => row(`in process, ${k}: ms per turn`, 'ms', inProcess.get(k)!)),
+      ...KINDS.map((k) => row(`loopback HTTP, ${k}: ms per turn`, 'ms', http.get(k)!)),
+      ...growth.rows,
+    ];
+    return {
+      id: 'durable',
+      title: `durable runs: ${turns}-turn conversations (7 checkpoints a turn), ${rounds} rounds; a ${longTurns}-turn conversation's checkpoint sizes (JsonFileSession)`,
+      rows,
+      budgets: [],
+      details: growth.details,
+    };
+  } finally {
+    for (const close of closers) await close();
+    await server.close();
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Bytes and checkpoint time per turn at points along one long durable conversation. */
+async function longRun(world: World, turns: number) {
+  const session = new CountingSession(new JsonFileSession(world.dir));
+  const agent = agentWith(new LongChatModel(), session, world);
+  const marks = [1, Math.round(turns / 2), turns];
+  const perTurn: { turn: number; bytes: number; saves: number; msPerSave: number }[] = [];
+  let total = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    const before = { bytes: session.bytes, saves: session.saves, ms: session.saveMs };
+    await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    total += session.bytes - before.bytes;
+    if (marks.includes(turn + 1)) {
+      const saves = session.saves - before.saves;
+      perTurn.push({
+        turn: turn + 1,
+        bytes: session.bytes - before.bytes,
+        saves,
+        msPerSave: (session.saveMs - before.ms) / saves,
+      });
+    }
+  }
+  const file = statSync(join(world.dir, `run-${world.keys - 1}.json`)).size;
+  const rows = perTurn.flatMap((p) => [
+    row(`turn ${p.turn} of ${turns}: bytes its ${p.saves} checkpoints write`, 'B', [p.bytes]),
+    row(`turn ${p.turn} of ${turns}: ms per JsonFileSession checkpoint`, 'ms', [p.msPerSave]),
+  ]);
+  rows.push(row(`${turns} turns: bytes written in all`, 'B', [total]));
+  rows.push(row(`${turns} turns: the checkpoint file at the end (pretty-printed)`, 'B', [file]));
+  return { rows, details: { perTurn, total, file } };
+}

@@ -1,0 +1,86 @@
+import { defer, from, map, type Observable } from 'rxjs';
+import type { JsonObject } from '../json.js';
+import type { Msg } from '../message/msg.js';
+import type { CheckpointCall, RunStatus } from './checkpoint.js';
+import type { Checkpointer } from './checkpointer.js';
+
+/** What a call being recovered continues from. */
+export interface Recovery {
+  readonly call: CheckpointCall;
+}
+
+/**
+ * The durable side of one call: it saves the agent's state with the call's progress at the
+ * call's start, at each step boundary the subclass marks (`context.checkpoint(progress)`)
+ * and at its end (marked finished), one `session.save` each, in order. Once a save failed
+ * (a `SessionConflictError`: another process advanced the run), every later checkpoint of
+ * the call fails with that error at once, so the call does nothing more.
+ */
+export class DurableRun {
+  readonly #checkpointer: Checkpointer;
+  readonly #stateDict: () => JsonObject;
+  readonly #id: string;
+  readonly #input: readonly Msg[];
+  readonly #options: JsonObject;
+  readonly #recoveries: number;
+  /** The progress the recovered checkpoint held (until the call records its own). */
+  readonly recovered: JsonObject | undefined;
+  #progress: JsonObject | undefined;
+  #failure: { readonly error: unknown } | undefined;
+
+  constructor(
+    checkpointer: Checkpointer,
+    stateDict: () => JsonObject,
+    call: { readonly id: string; readonly input: readonly Msg[]; readonly options: JsonObject },
+    recovery: Recovery | undefined,
+  ) {
+    this.#checkpointer = checkpointer;
+    this.#stateDict = stateDict;
+    this.#id = recovery?.call.id ?? call.id;
+    this.#input = recovery?.call.input ?? call.input;
+    this.#options = recovery?.call.options ?? call.options;
+    this.#recoveries = recovery ? recovery.call.recoveries + 1 : 0;
+    this.recovered = recovery?.call.progress;
+    this.#progress = this.recovered;
+  }
+
+  /** Whether a save of this call failed (the run is no longer this process's). */
+  get failed(): boolean {
+    return this.#failure !== undefined;
+  }
+
+  /**
+   * Saves the state with `progress` (the subclass's record of where the call is). Cold;
+   * emits one `undefined` once saved, then completes; errors with the save's error, or at
+   * once with the error of an earlier failed save. Unsubscribing does not undo a save.
+   */
+  checkpoint(progress: JsonObject | undefined): Observable<void> {
+    return this.#save('running', progress);
+  }
+
+  /** Saves the call marked finished, with its reply (none when it failed). */
+  finish(reply?: Msg): Observable<void> {
+    return this.#save('finished', this.#progress, reply);
+  }
+
+  #save(status: RunStatus, progress: JsonObject | undefined, reply?: Msg): Observable<void> {
+    return defer(() => {
+      if (this.#failure) throw this.#failure.error;
+      this.#progress = progress;
+      const call: CheckpointCall = {
+        id: this.#id,
+        status,
+        input: this.#input,
+        options: this.#options,
+        ...(progress !== undefined && { progress }),
+        recoveries: this.#recoveries,
+        ...(reply !== undefined && { reply }),
+      };
+      const saving = this.#checkpointer.save({ state: this.#stateDict(), call }).catch((error) => {
+        this.#failure ??= { error };
+        throw error;
+      });
+      return from(saving).pipe(map(() => undefined));
+    });
+  }
+}

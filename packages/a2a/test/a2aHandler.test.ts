@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { a2aHandler } from '@rxagent/a2a';
-import type { AgentBase } from '@rxagent/core';
+import { type AgentBase, AgentHost, InMemorySession } from '@rxagent/core';
 import { startStrictOpenAIServer } from '@rxagent/core/testing';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ afterEach(async () => {
 const card = { name: 'ops', description: 'Looks after files.' };
 
 async function serve(
-  agent: AgentBase | ((contextId: string) => AgentBase),
+  agent: AgentBase | ((contextId: string) => AgentBase) | AgentHost,
   streamIntervalMs = 0,
 ): Promise<string> {
   server = await listen(a2aHandler(agent, { card, streamIntervalMs }));
@@ -232,5 +232,26 @@ describe('a2aHandler: cancel, approval, contexts', () => {
         );
     expect(texts('A')).toEqual(['hello A', 'again A']);
     expect(texts('B')).toEqual(['hello B']);
+  });
+
+  it("serves an AgentHost: each contextId is its own thread, saved to the host's session", async () => {
+    const session = new InMemorySession();
+    const host = new AgentHost({
+      create: (threadId) => opsAgent([`first in ${threadId}`, `second in ${threadId}`], 'ops'),
+      session,
+    });
+    const url = await serve(host);
+    const client = await sdkClient(url);
+    const a1 = asTask(await client.sendMessage(request('hello A', { contextId: 'A' })));
+    const b1 = asTask(await client.sendMessage(request('hello B', { contextId: 'B' })));
+    const a2 = asTask(await client.sendMessage(request('again A', { contextId: 'A' })));
+    expect([artifactText(a1), artifactText(b1), artifactText(a2)]).toEqual([
+      'first in A',
+      'first in B',
+      'second in A',
+    ]);
+    expect(await session.list()).toEqual(['A', 'B']);
+    expect(JSON.stringify(await session.load('A'))).toContain('again A');
+    expect(JSON.stringify(await session.load('B'))).not.toContain('hello A');
   });
 });

@@ -8,14 +8,19 @@ const sendButton = document.getElementById('send');
 const stopButton = document.getElementById('stop');
 const newButton = document.getElementById('new');
 
+const followLink = document.getElementById('follow');
+
+/** A conversation to follow read-only (`?follow=<threadId>`: another tab's run), if any. */
+const followed = new URLSearchParams(location.search).get('follow');
+
 /** The open conversation. */
-let chat = newChat();
+let chat = newChat(followed ?? undefined);
 /** The run in flight: its AbortController (Stop aborts it, the server then interrupts the agent). */
 let running;
 
-function newChat() {
-  const threadId = uuid();
+function newChat(threadId = uuid()) {
   document.body.dataset.threadId = threadId;
+  if (followLink) followLink.href = `?follow=${encodeURIComponent(threadId)}`;
   return {
     threadId,
     /** The conversation as AG-UI messages (sent with each run; the server keeps its own memory). */
@@ -86,6 +91,42 @@ newButton.addEventListener('click', () => {
   setState('idle');
   input.focus();
 });
+
+/**
+ * Follows the run going on in another tab's conversation (`GET /agent?threadId=`): its
+ * events from its start, then live, shown like this tab's own. Read-only: this tab asks
+ * nothing.
+ */
+async function follow(threadId) {
+  document.body.dataset.mode = 'follow';
+  input.disabled = true;
+  input.placeholder = 'Following another tab’s conversation (read-only)';
+  sendButton.disabled = true;
+  log.replaceChildren(element('p', 'notice', `Following conversation ${threadId}.`));
+  const current = chat;
+  setState('running');
+  try {
+    const response = await fetch(`/agent?threadId=${encodeURIComponent(threadId)}`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    if (response.status === 204) {
+      notice('Nothing is running in that conversation right now.');
+      setState('idle');
+      return;
+    }
+    if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+    for await (const event of sseEvents(response.body)) handle(current, event);
+    if (document.body.dataset.state === 'running') setState('idle');
+  } catch (error) {
+    notice(`Error: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    setState('error');
+  } finally {
+    sendButton.disabled = true;
+    stopButton.disabled = true;
+  }
+}
+
+if (followed) void follow(followed);
 
 /** Runs the agent once (a new question, or `resume` answers to approval interrupts). */
 async function run(resume) {

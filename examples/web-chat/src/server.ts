@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { agUiHandler } from '@rxagent/ag-ui';
+import { AgentHost } from '@rxagent/core';
 import { chooseModel } from '@rxagent/example-kit';
 import type { ReActAgent } from '@rxagent/react-agent';
 import { chatAgent } from './chatAgent.js';
@@ -46,21 +47,23 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
   const script = chatScript(options.paceMs ?? 40);
   const { banner } = chooseModel(script, env);
   const agents = new Map<string, ReActAgent>();
-  const agent = agUiHandler(
-    ({ threadId }) => {
-      let found = agents.get(threadId);
-      if (found === undefined) {
-        found = chatAgent(chooseModel(script, env).model);
-        agents.set(threadId, found);
-      }
-      return found;
+  // One conversation per AG-UI thread (each tab), one run at a time per thread; a second tab
+  // can follow a thread's run (GET /agent?threadId=…).
+  const host = new AgentHost({
+    create: (threadId) => {
+      const created = chatAgent(chooseModel(script, env).model);
+      agents.set(threadId, created);
+      return created;
     },
+  });
+  const agent = agUiHandler(
+    host,
     // Only this server's own page may run the agent: a page of any other origin (another
     // tab's site POSTing to 127.0.0.1) gets 403, and a non-JSON POST 415.
     { allowedOrigins: [] },
   );
   const server = createServer((req, res) => {
-    if (req.url === '/agent') agent(req, res);
+    if ((req.url ?? '').split('?')[0] === '/agent') agent(req, res);
     else void serveStatic(req, res, banner);
   });
   await listenOn(server, options.port ?? 0);

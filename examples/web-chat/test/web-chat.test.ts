@@ -96,6 +96,51 @@ describe.skipIf(!haveChromium && !inCi)('web-chat example in headless Chromium',
     await page.close();
   });
 
+  it('serves two tabs with their own conversations, and a second tab follows a run', async () => {
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await first.goto(chat.url);
+    await second.goto(chat.url);
+    const firstThread = await first.getAttribute('body', 'data-thread-id');
+    const secondThread = await second.getAttribute('body', 'data-thread-id');
+    expect(firstThread).not.toBe(secondThread);
+
+    // Each tab its own conversation: what one asks, the other's agent never hears.
+    await ask(first, "What's the weather in Paris?");
+    await ask(second, 'Hello');
+    await waitForState(first, 'idle');
+    await waitForState(second, 'idle');
+    const heard = (thread: string | null) =>
+      chat.agents
+        .get(thread ?? '')
+        ?.memory.messages()
+        .filter((msg) => msg.role === 'user')
+        .map(textOf);
+    expect(heard(firstThread)).toEqual(["What's the weather in Paris?"]);
+    expect(heard(secondThread)).toEqual(['Hello']);
+
+    // A long story in the first tab; a third tab follows that conversation while it streams.
+    await ask(first, 'Tell me a long story');
+    await first.waitForFunction(
+      "(document.querySelector('.bubble.streaming')?.textContent ?? '').split(' ').length > 3",
+    );
+    const follower = await context.newPage();
+    await follower.goto(`${chat.url}?follow=${encodeURIComponent(firstThread ?? '')}`);
+    await follower.locator('.bubble.assistant').waitFor();
+    expect(await follower.getAttribute('body', 'data-mode')).toBe('follow');
+    expect(await follower.locator('#input').isDisabled()).toBe(true);
+    await waitForState(first, 'idle');
+    await waitForState(follower, 'idle');
+    const story = (page: Page) => page.locator('.bubble.assistant').last().textContent();
+    // The follower saw the run from its start: the same whole story as the tab that asked.
+    expect(await story(follower)).toBe(await story(first));
+    expect((await story(first))?.split(' ').length).toBeGreaterThan(20);
+    await first.screenshot({ path: join(SCREENSHOT_DIR, 'two-tabs-asker.png') });
+    await follower.screenshot({ path: join(SCREENSHOT_DIR, 'two-tabs-follower.png') });
+    await second.screenshot({ path: join(SCREENSHOT_DIR, 'two-tabs-other.png') });
+    for (const page of [first, second, follower]) await page.close();
+  });
+
   it('stops a long answer in a second conversation: the agent is interrupted', async () => {
     const page = await context.newPage();
     await page.goto(chat.url);

@@ -1,11 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
-import { type AgentBase, checkOptions, InvalidArgumentError, type Msg } from '@rxagent/core';
+import {
+  type AgentBase,
+  AgentHost,
+  checkOptions,
+  InvalidArgumentError,
+  type Msg,
+} from '@rxagent/core';
+import { tap } from 'rxjs';
 import { admitRequest } from './admitRequest.js';
 import { agentInputOf, type ResumeInput } from './agentInputOf.js';
 import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
 import { type InputLimits, readRunAgentInput } from './readRunAgentInput.js';
 import { RequestRejection, sendRejection } from './requestRejection.js';
+import { serveAttach } from './serveAttach.js';
 import { type PreparedRun, serveRun } from './serveRun.js';
 
 /** Returns the agent that serves a run's thread (the same agent for every run of a thread). */
@@ -76,6 +84,13 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  *   so the call ends with an interrupt reply in memory; if it has not ended after
  *   `interruptGraceMs`, the call is cancelled. Every listener and timer is released.
  *
+ * - Given an `AgentHost` instead of `getAgent`, every AG-UI `threadId` is its own thread of the
+ *   host (its own conversation, loaded and saved by the host, one run at a time: a second
+ *   run on a busy thread waits its turn), and `GET <mount>?threadId=<id>` follows the run
+ *   going on in that thread (`host.attach`): its AG-UI events from its start, then live,
+ *   ending with RUN_FINISHED; 204 when nothing runs there. A follower that disconnects
+ *   stops following and leaves the run going. The origin rules apply to it too.
+ *
  * Throws `TypeError` for an unknown option and `InvalidArgumentError` for a bad limit or
  * `allowedOrigins` entry.
  *
@@ -90,7 +105,10 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * createServer(handler).listen(8000);
  * ```
  */
-export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}): RequestHandler {
+export function agUiHandler(
+  source: GetAgent | AgentHost,
+  options: AgUiHandlerOptions = {},
+): RequestHandler {
   checkOptions(options, OPTION_KEYS, 'agUiHandler');
   const limits: InputLimits = {
     maxBodyBytes: positiveWhole(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
@@ -98,7 +116,18 @@ export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}
   };
   const origins = new OriginPolicy(options.allowedOrigins);
   const graceMs = options.interruptGraceMs ?? 10_000;
+  const host = source instanceof AgentHost ? source : undefined;
+  /** The AG-UI run id of the run going on in each host thread, for followers. */
+  const running = new Map<string, string>();
+  const runs: RunSource =
+    host === undefined
+      ? { kind: 'agent', getAgent: source as GetAgent }
+      : { kind: 'host', host, running };
   return (req, res) => {
+    if (host !== undefined && req.method === 'GET') {
+      serveAttach(req, res, host, running, origins);
+      return;
+    }
     let admitted: boolean;
     try {
       admitted = admitRequest(req, res, origins);
@@ -107,7 +136,7 @@ export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}
       return;
     }
     if (!admitted) return;
-    prepare(req, getAgent, limits, options.resumeInput)
+    prepare(req, runs, limits, options.resumeInput)
       .then(
         (prepared) => {
           if (prepared instanceof RequestRejection) sendRejection(res, prepared);
@@ -121,9 +150,14 @@ export function agUiHandler(getAgent: GetAgent, options: AgUiHandlerOptions = {}
   };
 }
 
+/** Where runs come from: an agent per thread (`getAgent`), or an AgentHost's threads. */
+type RunSource =
+  | { readonly kind: 'agent'; readonly getAgent: GetAgent }
+  | { readonly kind: 'host'; readonly host: AgentHost; readonly running: Map<string, string> };
+
 async function prepare(
   req: IncomingMessage,
-  getAgent: GetAgent,
+  runs: RunSource,
   limits: InputLimits,
   resumeInput: ResumeInput | undefined,
 ): Promise<PreparedRun | RequestRejection> {
@@ -136,22 +170,45 @@ async function prepare(
     if (error instanceof InvalidArgumentError) return new RequestRejection(400, error.message);
     throw error;
   }
+  const { threadId, runId } = input;
+  if (runs.kind === 'host') {
+    const { host, running } = runs;
+    return {
+      input,
+      msgs,
+      // The run is the thread's once its first event comes (before, it may wait its turn).
+      stream: () => {
+        let started = false;
+        return host.stream(threadId, msgs).pipe(
+          tap(() => {
+            if (started) return;
+            started = true;
+            running.set(threadId, runId);
+          }),
+        );
+      },
+      interrupt: () => host.interrupt(threadId),
+      ended: () => {
+        if (running.get(threadId) === runId) running.delete(threadId);
+      },
+    };
+  }
   let agent: AgentBase;
   try {
-    agent = await getAgent(input);
+    agent = await runs.getAgent(input);
   } catch (error) {
     return new RequestRejection(
       500,
-      `Could not get the agent for thread ${input.threadId}: ${messageOf(error)}`,
+      `Could not get the agent for thread ${threadId}: ${messageOf(error)}`,
     );
   }
   if (!isAgent(agent)) {
     return new RequestRejection(
       500,
-      `Could not get the agent for thread ${input.threadId}: getAgent returned ${kindOf(agent)}, not an agent.`,
+      `Could not get the agent for thread ${threadId}: getAgent returned ${kindOf(agent)}, not an agent.`,
     );
   }
-  return { input, agent, msgs };
+  return { input, msgs, stream: () => agent.stream(msgs), interrupt: () => agent.interrupt() };
 }
 
 function isAgent(value: unknown): value is AgentBase {

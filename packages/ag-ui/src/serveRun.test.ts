@@ -4,7 +4,7 @@ import type { RunAgentInput } from '@ag-ui/core';
 import { AgentBase, assistantMsg, type Msg } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { serveRun } from './serveRun.js';
+import { type PreparedRun, serveRun } from './serveRun.js';
 
 describe('serveRun', () => {
   it('ends the run with RUN_ERROR and cancels the call when an event cannot be encoded', async () => {
@@ -27,9 +27,7 @@ describe('serveRun', () => {
       context: [],
       state: { count: 1n },
     } as unknown as RunAgentInput;
-    const server = createServer((_req, res) =>
-      serveRun(res, { input, agent, msgs: undefined }, 1_000),
-    );
+    const server = createServer((_req, res) => serveRun(res, runOf(input, agent), 1_000));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
@@ -58,7 +56,7 @@ describe('serveRun', () => {
     }
     const input = { threadId: 't', runId: 'r', messages: [], tools: [], context: [] };
     const server = createServer((_req, res) =>
-      serveRun(res, { input, agent: new Hello({ name: 'hello' }), msgs: undefined }, 1_000),
+      serveRun(res, runOf(input, new Hello({ name: 'hello' })), 1_000),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -78,3 +76,13 @@ describe('serveRun', () => {
     }
   });
 });
+
+/** The run of `agent` for `input`, as agUiHandler prepares it. */
+function runOf(input: RunAgentInput, agent: AgentBase): PreparedRun {
+  return {
+    input,
+    msgs: undefined,
+    stream: () => agent.stream(),
+    interrupt: () => agent.interrupt(),
+  };
+}

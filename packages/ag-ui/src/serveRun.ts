@@ -1,15 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { type Event, EventType, type RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import type { AgentBase, Msg } from '@rxagent/core';
-import type { Subscription } from 'rxjs';
+import type { AgentEvent, Msg } from '@rxagent/core';
+import type { Observable, Subscription } from 'rxjs';
 import { toAgUiEvents } from './toAgUiEvents.js';
 
 /** A request that passed every check: the run to serve. */
 export interface PreparedRun {
   readonly input: RunAgentInput;
-  readonly agent: AgentBase;
   readonly msgs: Msg | Msg[] | undefined;
+  /** The run's events (an agent's `stream(msgs)`, or an AgentHost thread's). Cold. */
+  readonly stream: () => Observable<AgentEvent>;
+  /** Interrupts the run (the client went away). */
+  readonly interrupt: () => void;
+  /** Called once when the response ends, however it ends. */
+  readonly ended?: () => void;
 }
 
 /**
@@ -28,11 +33,12 @@ export function serveRun(res: ServerResponse, run: PreparedRun, graceMs: number)
     connection: 'keep-alive',
   });
   res.flushHeaders();
-  const { input, agent, msgs } = run;
+  const { input } = run;
   let ended = false;
   let graceTimer: NodeJS.Timeout | undefined;
   let subscription: Subscription | undefined;
   const release = (): void => {
+    if (!ended) run.ended?.();
     ended = true;
     clearTimeout(graceTimer);
     res.off('close', onClose);
@@ -41,7 +47,7 @@ export function serveRun(res: ServerResponse, run: PreparedRun, graceMs: number)
     if (ended) return;
     // The client went away mid-run: interrupt so the agent ends its call cleanly (memory
     // keeps an interrupt reply), and cancel it if it does not end in time.
-    agent.interrupt();
+    run.interrupt();
     graceTimer = setTimeout(() => subscription?.unsubscribe(), graceMs);
     graceTimer.unref();
   };
@@ -52,7 +58,7 @@ export function serveRun(res: ServerResponse, run: PreparedRun, graceMs: number)
     subscription?.unsubscribe();
   };
   res.on('close', onClose);
-  subscription = toAgUiEvents(agent.stream(msgs), {
+  subscription = toAgUiEvents(run.stream(), {
     threadId: input.threadId,
     runId: input.runId,
     input,

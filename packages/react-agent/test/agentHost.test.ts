@@ -5,9 +5,11 @@ import {
   type JsonObject,
   type Session,
   textOf,
+  userMsg,
 } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
+import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 
 /** The user and assistant texts of a request, in order. */
@@ -170,5 +172,69 @@ describe('AgentHost with ReActAgents', () => {
     host.interrupt('i');
     release();
     expect((await interrupted).metadata['generateReason']).toBe('interrupted');
+  });
+});
+
+describe('AgentHost with durable agents', () => {
+  it('leaves saving to the checkpoints: an evicted thread is reloaded from its checkpoint, never from a plain save', async () => {
+    const session = new InMemorySession();
+    const model = new ScriptedChatModel([], { strict: true });
+    const answer = (): void =>
+      model.enqueue((request) => `re: ${String(request.messages.at(-1)?.content)}`);
+    const host = new AgentHost({
+      create: (threadId) =>
+        new ReActAgent({
+          name: 'assistant',
+          sysPrompt: 'Be brief.',
+          model,
+          durable: { session, key: threadId },
+        }),
+      session,
+      maxLive: 1,
+      durable: true,
+    });
+    expect(host.durable).toBe(true);
+    answer();
+    await host.reply('a', 'first');
+    answer();
+    await host.reply('b', 'other');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.isLive('a')).toBe(false);
+    const saved = (await session.load('a')) as JsonObject;
+    expect(saved['format']).toBe('rxagent.checkpoint/1');
+
+    answer();
+    await host.reply('a', 'second');
+    expect(dialogue(model.requests[2]?.messages ?? [])).toEqual([
+      'user:first',
+      'assistant:re: first',
+      'user:second',
+    ]);
+    expect(((await session.load('a')) as JsonObject)['format']).toBe('rxagent.checkpoint/1');
+  });
+
+  it('recover(threadId, inputId) gives the stored reply of a finished request, and nothing for another', async () => {
+    const session = new InMemorySession();
+    const model = new ScriptedChatModel(['done']);
+    const create = (threadId: string) =>
+      new ReActAgent({
+        name: 'assistant',
+        sysPrompt: '',
+        model,
+        durable: { session, key: threadId },
+      });
+    const first = new AgentHost({ create, session, durable: true });
+    const input = userMsg('do it');
+    const reply = await first.reply('t', input);
+
+    const second = new AgentHost({ create, session, durable: true });
+    const again = await lastValueFrom(second.recover('t', input.id).pipe(toArray()));
+    expect(again.map((event) => (event.type === 'reply' ? event.msg.id : event.type))).toEqual([
+      reply.id,
+    ]);
+    expect(await lastValueFrom(second.recover('t', 'another').pipe(toArray()))).toEqual([]);
+    await expect(lastValueFrom(new AgentHost({ create }).recover('t', input.id))).rejects.toThrow(
+      /not durable/,
+    );
   });
 });

@@ -71,4 +71,45 @@ describeRedis('AgentWorker when a worker dies mid-run', () => {
       await Promise.all(children.map((child) => child.kill('SIGKILL')));
     }
   }, 60_000);
+
+  it('with durable agents, goes on from the checkpoint: the tool that was running is in doubt, never run twice', async () => {
+    const queue = 'crash-durable';
+    const log = join(dir, 'tools-durable.log');
+    writeFileSync(log, '');
+    const children: TsProcess[] = [];
+    try {
+      const doomed = runTs(workerProcess, [server.url, queue, log, 'kill-in-tool', 'durable']);
+      children.push(doomed);
+      await doomed.waitFor('ready');
+      const agent = new RemoteAgent({
+        url: server.url,
+        queue,
+        threadId: 't1',
+        name: 'assistant',
+        timeoutMs: 30_000,
+      });
+      const reply = agent.reply('Record this.');
+      await new Promise<void>((resolve) => doomed.child.once('exit', () => resolve()));
+      expect(doomed.child.signalCode).toBe('SIGKILL');
+      const healthy = runTs(workerProcess, [server.url, queue, log, '', 'durable']);
+      children.push(healthy);
+      await healthy.waitFor('ready');
+
+      const final = await reply;
+      await agent.close();
+      expect(textOf(final)).toBe('All recorded.');
+      // The non-idempotent tool ran once, in the worker that died; the other did not run it again.
+      const runs = readFileSync(log, 'utf8').trim().split('\n');
+      expect(runs).toHaveLength(1);
+      expect(runs[0]?.split(' ')[0]).toBe(String(doomed.child.pid));
+      // The model was told the outcome is unknown (an in_doubt result), in a valid conversation.
+      const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
+      const state = JSON.stringify(await session.load('t1'));
+      await session.close();
+      expect(state).toContain('in_doubt');
+      expect(state).toContain('All recorded.');
+    } finally {
+      await Promise.all(children.map((child) => child.kill('SIGKILL')));
+    }
+  }, 60_000);
 });

@@ -59,6 +59,12 @@ export interface RecoverOptions {
   readonly signal?: AbortSignal;
   /** The schema of a structured-output call being recovered (StructuredOutputAgent). */
   readonly structuredOutput?: StructuredOutputSchema;
+  /**
+   * Only the call whose input's first Msg has this id (a request being retried, e.g. by a
+   * worker that took over another's run): continued when unfinished, its stored reply
+   * emitted when finished; a checkpoint of another call is only loaded, and nothing emitted.
+   */
+  readonly inputId?: string;
 }
 
 /**
@@ -149,6 +155,11 @@ export abstract class AgentBase implements Agent {
         if (checkpoint === undefined) return EMPTY;
         this.loadStateDict(checkpoint.state);
         const call = checkpoint.call;
+        const { inputId, ...callOptions } = options;
+        if (inputId !== undefined) {
+          if (call?.input[0]?.id !== inputId) return EMPTY;
+          if (call.status === 'finished') return call.reply ? of(call.reply) : EMPTY;
+        }
         if (call?.status !== 'running') return EMPTY;
         const { structuredOutput, ...saved } = call.options;
         if (structuredOutput === true && options.structuredOutput === undefined) {
@@ -156,7 +167,7 @@ export abstract class AgentBase implements Agent {
             `${this.name}.recover(): the unfinished call asked for structured output; pass its schema again: recover({ structuredOutput: schema }).`,
           );
         }
-        return this.#run([...call.input], { ...saved, ...options }, undefined, call);
+        return this.#run([...call.input], { ...saved, ...callOptions }, undefined, call);
       }),
     );
   }

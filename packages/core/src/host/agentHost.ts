@@ -23,9 +23,16 @@ export interface AgentHostOptions {
   readonly session?: Session;
   /** How many threads keep a live agent; beyond it the least recently used idle one is evicted. Default 1000. */
   readonly maxLive?: number;
+  /**
+   * The agents are durable (`create(threadId)` gives each `durable: { session, key: threadId }`):
+   * a thread's agent is loaded with `recover()`, which first finishes a call a stopped
+   * process left unfinished there, and its own checkpoints store it, so the host saves
+   * nothing itself and evicts without saving. Default `false`.
+   */
+  readonly durable?: boolean;
 }
 
-const OPTION_KEYS = ['create', 'session', 'maxLive'];
+const OPTION_KEYS = ['create', 'session', 'maxLive', 'durable'];
 const DEFAULT_MAX_LIVE = 1000;
 
 /**
@@ -50,6 +57,7 @@ export class AgentHost {
   readonly #create: (threadId: string) => AgentBase;
   readonly #session: Session | undefined;
   readonly #maxLive: number;
+  readonly #durable: boolean;
   /** Live threads, least recently used first. */
   readonly #threads = new Map<string, HostThread>();
   /** Saves of evicted threads still in flight, waited for before a thread is loaded again. */
@@ -73,6 +81,12 @@ export class AgentHost {
     this.#create = options.create;
     this.#session = options.session;
     this.#maxLive = maxLive;
+    this.#durable = options.durable === true;
+  }
+
+  /** Whether the host's agents are durable (`durable: true`). */
+  get durable(): boolean {
+    return this.#durable;
   }
 
   /** How many threads have a live agent (or are being loaded) now. */
@@ -115,6 +129,27 @@ export class AgentHost {
     return defer(() => {
       const thread = this.#thread(threadId, 'stream()');
       return thread.turns.run(() => this.#run(thread, input, options));
+    });
+  }
+
+  /**
+   * Retries request `inputId` (the id of its input's first Msg) on thread `threadId` of a
+   * durable host, after the thread's queue: the thread is loaded afresh from its
+   * checkpoint; when the checkpoint holds that call unfinished it is continued, when finished
+   * its stored reply is given, and then emits `{ type: 'reply', msg }`; when the checkpoint
+   * holds another call, completes without a value (the request never started: run it).
+   * For a worker that took over a dead worker's run. Errors with `InvalidArgumentError`
+   * when the host is not durable.
+   */
+  recover(threadId: string, inputId: string): Observable<AgentEvent> {
+    return defer(() => {
+      if (!this.#durable) {
+        throw new InvalidArgumentError(
+          'AgentHost.recover(): the host is not durable (durable: true).',
+        );
+      }
+      const thread = this.#thread(threadId, 'recover()');
+      return thread.turns.run(() => this.#recoverOn(thread, inputId));
     });
   }
 
@@ -225,6 +260,11 @@ export class AgentHost {
   async #load(threadId: string): Promise<AgentBase> {
     await this.#evicting.get(threadId);
     const agent = this.#create(threadId);
+    if (this.#durable) {
+      // The checkpoint is the state; a call a stopped process left unfinished ends first.
+      await lastValueFrom(agent.recover(), { defaultValue: undefined });
+      return agent;
+    }
     const state = this.#session ? await this.#session.load(threadId) : this.#parked.get(threadId);
     if (state !== undefined) agent.loadStateDict(state);
     this.#parked.delete(threadId);
@@ -310,6 +350,43 @@ export class AgentHost {
     });
   }
 
+  /** Continues request `inputId` on a fresh agent of `thread` (see `recover`). */
+  #recoverOn(thread: HostThread, inputId: string): Observable<AgentEvent> {
+    return new Observable<AgentEvent>((subscriber) => {
+      const run = new ThreadRun('call');
+      thread.run = run;
+      run.started = true;
+      const end = (): void => {
+        if (thread.run === run) thread.run = undefined;
+        run.end();
+        thread.turns.kick();
+        this.#evictOverflow();
+      };
+      // Another process may have advanced the thread: load it afresh.
+      const agent = this.#create(thread.threadId);
+      thread.replace(agent);
+      const inner = agent.recover({ inputId }).subscribe({
+        next: (msg) => {
+          const event: AgentEvent = Object.freeze({ type: 'reply', msg });
+          run.record(event);
+          subscriber.next(event);
+        },
+        error: (error: unknown) => {
+          end();
+          subscriber.error(error);
+        },
+        complete: () => {
+          end();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        inner.unsubscribe();
+        if (thread.run === run) end();
+      };
+    });
+  }
+
   /** Delivers steered messages to an idle thread's agent, then saves it. */
   #deliver(thread: HostThread, msgs: readonly Msg[]): Observable<never> {
     return new Observable<never>((subscriber) => {
@@ -337,7 +414,7 @@ export class AgentHost {
   /** Saves `thread` to the session after a call (without a session, nothing to do yet). */
   async #save(thread: HostThread): Promise<void> {
     const agent = thread.agent;
-    if (this.#session === undefined || agent === undefined) return;
+    if (this.#durable || this.#session === undefined || agent === undefined) return;
     await this.#session.save(thread.threadId, agent.stateDict());
     thread.dirty = false;
   }
@@ -360,7 +437,8 @@ export class AgentHost {
     const { threadId } = thread;
     this.#threads.delete(threadId);
     const agent = thread.agent;
-    if (agent === undefined || (!thread.dirty && this.#session !== undefined))
+    // A durable agent's checkpoints hold its state: nothing to save.
+    if (agent === undefined || this.#durable || (!thread.dirty && this.#session !== undefined))
       return Promise.resolve();
     const state = agent.stateDict();
     if (this.#session === undefined) {

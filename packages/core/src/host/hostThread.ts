@@ -30,6 +30,12 @@ export class HostThread {
     return this.run !== undefined || this.turns.length > 0;
   }
 
+  /** Takes `agent` as the thread's agent from now on (already loaded). */
+  replace(agent: AgentBase): void {
+    this.#loaded = agent;
+    this.#agent = Promise.resolve(agent);
+  }
+
   /** The agent, created and loaded the first time; a failed load is tried again next time. */
   ready(): Promise<AgentBase> {
     this.#agent ??= this.load(this.threadId).then(

@@ -9,7 +9,7 @@ import {
   userMsg,
 } from '@rxagent/core';
 import { ErrorReply } from 'redis';
-import type { Subscription } from 'rxjs';
+import { lastValueFrom, type Subscription } from 'rxjs';
 import { backoffDelay } from '../connection/backoff.js';
 import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
 import { parseRunRequest, type RunRequest, streamItems } from './runRequest.js';
@@ -297,7 +297,9 @@ export class AgentWorker {
       await this.#host.evict(request.threadId).catch(() => {});
     }
     const last =
-      request.kind === 'observe' ? await this.#observe(request) : await this.#call(flight);
+      request.kind === 'observe'
+        ? await this.#observe(request)
+        : ((claimed ? await this.#recover(request) : undefined) ?? (await this.#call(flight)));
     if (last === undefined || flight.abandoned) return;
     const finished = await workerScripts.finish.run<number>(
       this.#redis,
@@ -374,6 +376,23 @@ export class AgentWorker {
       if (flight.abandoned) flight.running.unsubscribe();
       void this.#checkInterrupt(request);
     });
+  }
+
+  /**
+   * The reply of a claimed request a durable host can recover (its call continued from its
+   * checkpoint, or the reply the dead worker's call already stored); `undefined` when the
+   * host is not durable or the request's call never started (then it runs as a new call).
+   */
+  async #recover(request: RunRequest): Promise<AgentEvent | WireControl | undefined> {
+    const inputId = request.input[0]?.id;
+    if (!this.#host.durable || typeof inputId !== 'string') return undefined;
+    try {
+      return await lastValueFrom(this.#host.recover(request.threadId, inputId), {
+        defaultValue: undefined,
+      });
+    } catch (error) {
+      return { type: 'failed', error: wireError(error) };
+    }
   }
 
   /** Adds a request's messages to its thread's conversation. */

@@ -10,7 +10,7 @@ import {
   type WrittenSnippet,
   writeSnippets,
 } from './checkSnippets.js';
-import { runSnippet, type SnippetRun } from './runSnippet.js';
+import { runSnippet } from './runSnippet.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -12,7 +12,8 @@ import { ErrorReply } from 'redis';
 import { lastValueFrom, type Subscription } from 'rxjs';
 import { backoffDelay } from '../connection/backoff.js';
 import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
-import { parseRunRequest, type RunRequest, streamItems } from './runRequest.js';
+import { entriesOfRange, entriesOfStreams, streamItems } from '../streamReply.js';
+import { parseRunRequest, type RunRequest } from './runRequest.js';
 import { encodeEvent, type WireControl, wireError } from './wireEvent.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
@@ -212,7 +213,8 @@ export class AgentWorker {
           1_000,
         );
         attempt = 0;
-        for (const item of streamItems(reply)) this.#take(item.id, item.fields, false);
+        for (const item of streamItems(entriesOfStreams(reply)))
+          this.#take(item.id, item.fields, false);
       } catch (error) {
         if (this.#stopping) return;
         // A Redis restarted without its data lost the group: make it again.
@@ -242,7 +244,8 @@ export class AgentWorker {
         ],
         'claiming silent runs',
       );
-      for (const item of streamItems(reply?.[1])) this.#take(item.id, item.fields, true);
+      for (const item of streamItems(entriesOfRange(reply?.[1])))
+        this.#take(item.id, item.fields, true);
     } catch {
       // Redis is down: the next tick tries again.
     }
@@ -427,7 +430,7 @@ export class AgentWorker {
       ['XREVRANGE', this.#keys.run(runId), '+', '-', 'COUNT', '1'],
       'reading a run stream',
     );
-    const last = streamItems(reply)[0];
+    const last = streamItems(entriesOfRange(reply))[0];
     const seq = Number(last?.fields['seq']);
     return Number.isInteger(seq) ? seq + 1 : 0;
   }

@@ -11,8 +11,8 @@ import {
 } from '@rxagent/core';
 import { Observable, type Subscription } from 'rxjs';
 import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
+import { entriesOfStreams, streamItems } from '../streamReply.js';
 import { RemoteRunError, RemoteRunTimeoutError } from './remoteRunError.js';
-import { streamItems } from './runRequest.js';
 import { type DecodedEvent, decodeEvent, replyOf, type WireError } from './wireEvent.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
@@ -264,7 +264,7 @@ export class RemoteAgent extends AgentBase {
             await new Promise((resolve) => setTimeout(resolve, 100));
             continue;
           }
-          for (const item of streamItems(reply)) {
+          for (const item of streamItems(entriesOfStreams(reply))) {
             lastId = item.id;
             lastSign = Date.now();
             const seq = Number(item.fields['seq']);

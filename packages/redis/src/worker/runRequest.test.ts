@@ -1,27 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunRequest, streamItems } from './runRequest.js';
-
-describe('streamItems', () => {
-  it('reads XREAD replies (entries under their stream key) and XRANGE replies alike', () => {
-    const entries = [
-      ['1-0', ['seq', '0', 'event', '{}']],
-      ['2-0', ['seq', '1', 'event', '{}']],
-    ];
-    const expected = [
-      { id: '1-0', fields: { seq: '0', event: '{}' } },
-      { id: '2-0', fields: { seq: '1', event: '{}' } },
-    ];
-    expect(streamItems([['run:1', entries]])).toEqual(expected);
-    expect(streamItems(entries)).toEqual(expected);
-    expect(streamItems([entries[0]])).toEqual([expected[0]]);
-    expect(streamItems(new Map([['run:1', entries]]))).toEqual(expected);
-    expect(streamItems(null)).toEqual([]);
-  });
-
-  it('skips entries deleted under a pending reference (nil fields)', () => {
-    expect(streamItems([['1-0', null]])).toEqual([]);
-  });
-});
+import { parseRunRequest } from './runRequest.js';
 
 describe('parseRunRequest', () => {
   const fields = {

@@ -18,48 +18,6 @@ export interface RunRequest {
   readonly fields: Record<string, string>;
 }
 
-/** A stream entry's fields (`[field, value, ...]` or a map) as an object of strings. */
-function fieldsOf(raw: unknown): Record<string, string> {
-  const fields: Record<string, string> = {};
-  if (Array.isArray(raw)) {
-    for (let i = 0; i + 1 < raw.length; i += 2) fields[String(raw[i])] = String(raw[i + 1]);
-  } else if (raw instanceof Map) {
-    for (const [key, value] of raw) fields[String(key)] = String(value);
-  } else if (typeof raw === 'object' && raw !== null) {
-    for (const [key, value] of Object.entries(raw)) fields[key] = String(value);
-  }
-  return fields;
-}
-
-/** The entries (`[id, fields]`) of an XREADGROUP / XAUTOCLAIM / XRANGE reply, in order. */
-export function streamItems(reply: unknown): Array<{ id: string; fields: Record<string, string> }> {
-  if (reply === null || reply === undefined) return [];
-  let items: unknown[] = [];
-  if (Array.isArray(reply)) {
-    const first: unknown = reply[0];
-    // XREAD/XREADGROUP: [[key, [[id, fields], ...]]]; XRANGE, XAUTOCLAIM's: [[id, [field, value, ...]], ...].
-    const nested = Array.isArray(first) ? (first[1] as unknown) : undefined;
-    if (Array.isArray(nested) && Array.isArray(nested[0])) {
-      items = reply.flatMap((stream: unknown) =>
-        Array.isArray(stream) ? (stream[1] as unknown[]) : [],
-      );
-    } else items = reply;
-  } else if (reply instanceof Map) {
-    items = [...reply.values()].flatMap((entries: unknown) =>
-      Array.isArray(entries) ? entries : [],
-    );
-  } else if (typeof reply === 'object') {
-    items = Object.values(reply).flatMap((entries: unknown) =>
-      Array.isArray(entries) ? entries : [],
-    );
-  }
-  return items.flatMap((item) =>
-    Array.isArray(item) && typeof item[0] === 'string' && item[1] !== null
-      ? [{ id: item[0], fields: fieldsOf(item[1]) }]
-      : [],
-  );
-}
-
 /**
  * A run request from a stream entry. Throws `InvalidArgumentError` naming what is wrong for
  * an entry that is not one (another program's entry on the queue stream).

@@ -14,7 +14,8 @@ import { backoffDelay } from '../connection/backoff.js';
 import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
 import { entriesOfRange, entriesOfStreams, streamItems } from '../streamReply.js';
 import { parseRunRequest, type RunRequest } from './runRequest.js';
-import { encodeEvent, type WireControl, wireError } from './wireEvent.js';
+import { ThreadLeases } from './threadLeases.js';
+import { type WireControl, wireError } from './wireEvent.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
 
@@ -94,8 +95,7 @@ export class AgentWorker {
   readonly #redis: RedisConnection;
   readonly #concurrency: number;
   readonly #claimAfterMs: number;
-  readonly #maxRunEvents: number;
-  readonly #runTtlSeconds: number;
+  readonly #leases: ThreadLeases;
   readonly #flights = new Map<string, Flight>();
   /** The last position this worker finished per thread: its cached agent is current then. */
   readonly #lastPosition = new Map<string, number>();
@@ -117,13 +117,21 @@ export class AgentWorker {
     }
     this.#concurrency = positive('concurrency', options.concurrency ?? 16);
     this.#claimAfterMs = positive('claimAfterMs', options.claimAfterMs ?? 30_000);
-    this.#maxRunEvents = positive('maxRunEvents', options.maxRunEvents ?? 10_000);
-    this.#runTtlSeconds = positive('runTtlSeconds', options.runTtlSeconds ?? 3_600);
+    const maxRunEvents = positive('maxRunEvents', options.maxRunEvents ?? 10_000);
+    const runTtlSeconds = positive('runTtlSeconds', options.runTtlSeconds ?? 3_600);
     this.#keys = new WorkerKeys(options.queue);
     this.#host = options.host;
     this.consumer =
       options.consumer ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     this.#redis = new RedisConnection(options, 'AgentWorker');
+    this.#leases = new ThreadLeases({
+      redis: this.#redis,
+      keys: this.#keys,
+      consumer: this.consumer,
+      claimAfterMs: this.#claimAfterMs,
+      maxRunEvents,
+      runTtlSeconds,
+    });
   }
 
   /** Runs in flight on this worker now (waiting for their thread or running). */
@@ -295,7 +303,7 @@ export class AgentWorker {
       return;
     }
     flight.holding = true;
-    flight.seq = claimed ? await this.#nextSeq(request.runId) : 0;
+    flight.seq = claimed ? await this.#leases.nextSeq(request.runId) : 0;
     if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
       await this.#host.evict(request.threadId).catch(() => {});
     }
@@ -304,28 +312,8 @@ export class AgentWorker {
         ? await this.#observe(request)
         : ((claimed ? await this.#recover(request) : undefined) ?? (await this.#call(flight)));
     if (last === undefined || flight.abandoned) return;
-    const finished = await workerScripts.finish.run<number>(
-      this.#redis,
-      [
-        this.#keys.threadDone(request.threadId),
-        this.#keys.threadLock(request.threadId),
-        this.#keys.threadRun(request.threadId),
-        this.#keys.queue,
-        this.#keys.run(request.runId),
-      ],
-      [
-        this.consumer,
-        String(request.position),
-        WorkerKeys.GROUP,
-        request.entryId,
-        String(flight.seq++),
-        encodeEvent(last),
-        String(this.#maxRunEvents),
-        String(this.#runTtlSeconds),
-      ],
-      'finishing a run',
-    );
-    if (finished === 1) this.#lastPosition.set(request.threadId, request.position);
+    const finished = await this.#leases.finish(request, flight.seq++, last);
+    if (finished) this.#lastPosition.set(request.threadId, request.position);
   }
 
   /** Waits until the request's thread is free for its position. */
@@ -335,18 +323,8 @@ export class AgentWorker {
     for (;;) {
       if (flight.abandoned) return 'abandoned';
       try {
-        const taken = await workerScripts.acquire.run<number>(
-          this.#redis,
-          [
-            this.#keys.threadDone(request.threadId),
-            this.#keys.threadLock(request.threadId),
-            this.#keys.threadRun(request.threadId),
-          ],
-          [String(request.position), this.consumer, String(this.#claimAfterMs), request.runId],
-          'taking a thread',
-        );
-        if (taken === 1) return 'taken';
-        if (taken === -1) return 'finished';
+        const taken = await this.#leases.acquire(request);
+        if (taken !== 'busy') return taken;
         attempt = Math.min(attempt + 1, 4);
       } catch {
         attempt++;
@@ -412,27 +390,11 @@ export class AgentWorker {
   async #append(flight: Flight, event: AgentEvent | WireControl): Promise<void> {
     const { request } = flight;
     try {
-      const appended = await workerScripts.append.run<number>(
-        this.#redis,
-        [this.#keys.run(request.runId), this.#keys.threadLock(request.threadId)],
-        [this.consumer, String(flight.seq++), encodeEvent(event), String(this.#maxRunEvents), '0'],
-        'publishing a run event',
-      );
-      if (appended === 0) this.#abandon(flight);
+      const appended = await this.#leases.append(request, flight.seq++, event);
+      if (!appended) this.#abandon(flight);
     } catch {
       // Redis is down: the event is lost for followers; the run's reply still goes with its finish.
     }
-  }
-
-  /** The seq after the last event of a run's stream (a claimed run goes on from there). */
-  async #nextSeq(runId: string): Promise<number> {
-    const reply = await this.#redis.command<unknown>(
-      ['XREVRANGE', this.#keys.run(runId), '+', '-', 'COUNT', '1'],
-      'reading a run stream',
-    );
-    const last = streamItems(entriesOfRange(reply))[0];
-    const seq = Number(last?.fields['seq']);
-    return Number.isInteger(seq) ? seq + 1 : 0;
   }
 
   /** Renews every held thread and keeps every in-flight request from looking silent, all at once. */
@@ -443,26 +405,10 @@ export class AgentWorker {
   async #renew(flight: Flight): Promise<void> {
     const { request } = flight;
     try {
-      await this.#redis.command(
-        [
-          'XCLAIM',
-          this.#keys.queue,
-          WorkerKeys.GROUP,
-          this.consumer,
-          '0',
-          request.entryId,
-          'JUSTID',
-        ],
-        'renewing a run',
-      );
+      await this.#leases.touch(request);
       if (!flight.holding) return;
-      const renewed = await workerScripts.renew.run<number>(
-        this.#redis,
-        [this.#keys.threadLock(request.threadId), this.#keys.threadRun(request.threadId)],
-        [this.consumer, String(this.#claimAfterMs)],
-        'renewing a thread',
-      );
-      if (renewed === 0) this.#abandon(flight);
+      const renewed = await this.#leases.renew(request);
+      if (!renewed) this.#abandon(flight);
       else void this.#append(flight, { type: 'heartbeat' });
     } catch {
       // Redis is down: try again on the next beat.
@@ -507,12 +453,7 @@ export class AgentWorker {
   /** Gives a request this worker will not run back to the queue, for another worker. */
   async #handOver(id: string, fields: Record<string, string>): Promise<void> {
     try {
-      await workerScripts.handOver.run(
-        this.#redis,
-        [this.#keys.queue],
-        [WorkerKeys.GROUP, id, ...Object.entries(fields).flat()],
-        'handing a request over',
-      );
+      await this.#leases.handOver(id, fields);
     } catch {
       // It stays pending and another worker claims it after claimAfterMs.
     }
@@ -521,11 +462,7 @@ export class AgentWorker {
   /** Acknowledges and deletes an entry that needs no run (malformed, or already finished). */
   async #drop(id: string): Promise<void> {
     try {
-      await this.#redis.command(
-        ['XACK', this.#keys.queue, WorkerKeys.GROUP, id],
-        'acknowledging a request',
-      );
-      await this.#redis.command(['XDEL', this.#keys.queue, id], 'deleting a request');
+      await this.#leases.drop(id);
     } catch {
       // It stays pending and is claimed (and dropped) again later.
     }

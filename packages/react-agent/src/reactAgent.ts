@@ -1,7 +1,11 @@
 import {
   AgentBase,
+  type Budget,
   type CallContext,
   type ChatModel,
+  checkBudget,
+  checkPriced,
+  createMsg,
   InMemoryMemory,
   type InterruptContext,
   type JsonObject,
@@ -14,6 +18,7 @@ import {
   withMetadata,
 } from '@rxagent/core';
 import { defer, EMPTY, map, Observable, of } from 'rxjs';
+import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
@@ -74,6 +79,8 @@ export class ReActAgent extends AgentBase {
   readonly sysPrompt: string;
   readonly maxIters: number;
   readonly maxToolFailures: number;
+  /** What each call may spend (`budget` option), unless the call brings its own. */
+  readonly budget: Budget | undefined;
   readonly #setup: ReasoningSetup;
   readonly #concurrency: number;
   readonly #dedupe: boolean;
@@ -92,6 +99,7 @@ export class ReActAgent extends AgentBase {
     this.model = options.model;
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
+    this.budget = agentBudget(options);
     this.#setup = reasoningSetup(options);
     this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
     this.#concurrency = options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8);
@@ -131,6 +139,7 @@ export class ReActAgent extends AgentBase {
       const state = this.createCallState(context, transcript);
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
+      state.meter = new UsageMeter(context, this.#callBudget(context), this.model.modelName);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
@@ -182,7 +191,8 @@ export class ReActAgent extends AgentBase {
         if (context.message) transcript.addUserWords(context.message);
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
         transcript.add(stored);
-        return withMetadata(stored, callStatsMetadata(this.#current));
+        const meter = this.#current?.meter.metadata();
+        return withMetadata(stored, { ...callStatsMetadata(this.#current), ...meter });
       }),
     );
   }
@@ -231,6 +241,8 @@ export class ReActAgent extends AgentBase {
   }
 
   #summarize(state: ReActCallState, reason: 'max_iterations' | 'tool_failures'): Observable<Step> {
+    const spent = this.#budgetStop(state);
+    if (spent) return of(spent);
     takeSteered(state);
     state.stats.modelCalls++;
     const instruction = summaryInstructionFor(state, reason);
@@ -241,6 +253,8 @@ export class ReActAgent extends AgentBase {
 
   #reason(state: ReActCallState): Observable<Step> {
     if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
+    const spent = this.#budgetStop(state);
+    if (spent) return of(spent);
     state.iterations++;
     state.stats.modelCalls++;
     takeSteered(state);
@@ -314,11 +328,52 @@ export class ReActAgent extends AgentBase {
 
   #finalReply(step: FinalStep, state: ReActCallState): Msg {
     const stats = callStatsMetadata(state);
-    return withMetadata(step.reply, { ...step.metadata, ...stats, generateReason: step.reason });
+    const meter = state.meter.metadata();
+    const reason = step.reason;
+    return withMetadata(step.reply, {
+      ...step.metadata,
+      ...stats,
+      ...meter,
+      generateReason: reason,
+    });
+  }
+
+  /** The call's budget: its own (`call(input, { budget })`) or the agent's; checked against the model. */
+  #callBudget(context: CallContext): Budget | undefined {
+    const own = context.options.budget;
+    if (own === undefined) return this.budget;
+    checkPriced(`${this.name}.call()`, own, this.model.modelName);
+    return own;
+  }
+
+  /**
+   * The final step of a call whose budget is spent (no request is made then), or
+   * `undefined`. Memory is valid here: every tool call of the call has its result. The
+   * stored reply says which limit was reached and what was used (`metadata.budget`).
+   */
+  #budgetStop(state: ReActCallState): FinalStep | undefined {
+    const spent = state.meter.spent();
+    if (spent === undefined) return undefined;
+    const reply = createMsg({
+      name: this.name,
+      role: 'assistant',
+      content: budgetSpentText(this.name, spent),
+      metadata: { budget: spent as unknown as JsonObject },
+    });
+    return this.#store(state, reply, 'budget');
   }
 }
 
 /** Stores what `steer()` gave the call since its last model request, for the next one. */
 function takeSteered(state: ReActCallState): void {
   for (const msg of state.context.takeSteered()) state.transcript.addUserWords(msg);
+}
+
+/** The checked `budget` option of `new ReActAgent(options)`. */
+function agentBudget(options: ReActAgentOptions): Budget | undefined {
+  if (options.budget === undefined) return undefined;
+  const where = `ReActAgent "${options.name}"`;
+  const budget = checkBudget(where, options.budget);
+  checkPriced(where, budget, options.model.modelName);
+  return budget;
 }

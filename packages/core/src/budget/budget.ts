@@ -29,7 +29,7 @@ const PRICING_KEYS = optionNames<ModelPricing>({ inputPerMillion: true, outputPe
 
 /**
  * `value` checked to be a `Budget`: an object with only the known keys, `maxTokens` a
- * positive integer, `maxCostUsd` a positive finite number, `pricing` an object of
+ * whole number, `maxCostUsd` a finite number, both 0 or more (0: no request may be made), `pricing` an object of
  * `{ inputPerMillion, outputPerMillion }` (non-negative finite numbers). Throws a TypeError
  * for an unknown key and an `InvalidArgumentError` naming the bad field otherwise.
  */
@@ -41,16 +41,16 @@ export function checkBudget(where: string, value: unknown): Budget {
   const budget = value as Budget;
   checkOptions(budget, BUDGET_KEYS, `${where} budget`);
   const { maxTokens, maxCostUsd, pricing } = budget;
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens >= 0))
     throw new InvalidArgumentError(
-      `${where}: budget.maxTokens must be a positive integer, got ${String(maxTokens)}.`,
+      `${where}: budget.maxTokens must be a whole number of tokens (0 or more), got ${String(maxTokens)}.`,
     );
   if (
     maxCostUsd !== undefined &&
-    !(typeof maxCostUsd === 'number' && Number.isFinite(maxCostUsd) && maxCostUsd > 0)
+    !(typeof maxCostUsd === 'number' && Number.isFinite(maxCostUsd) && maxCostUsd >= 0)
   )
     throw new InvalidArgumentError(
-      `${where}: budget.maxCostUsd must be a positive number of dollars, got ${String(maxCostUsd)}.`,
+      `${where}: budget.maxCostUsd must be a number of dollars (0 or more), got ${String(maxCostUsd)}.`,
     );
   if (pricing !== undefined) {
     if (typeof pricing !== 'object' || pricing === null || Array.isArray(pricing))

@@ -1,4 +1,5 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
+import { UsageMeter } from '../budget/usageMeter.js';
 import { CallStats } from './callStats.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
@@ -33,6 +34,8 @@ export class ReActCallState {
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
+  /** The call's usage and budget: every request's usage goes through it. */
+  meter: UsageMeter;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
 
@@ -40,7 +43,9 @@ export class ReActCallState {
     readonly context: CallContext,
     readonly toolkit: Toolkit,
     readonly transcript: Transcript,
-  ) {}
+  ) {
+    this.meter = new UsageMeter(context, undefined, '');
+  }
 
   /** The name of the agent running the call. */
   get agentName(): string {

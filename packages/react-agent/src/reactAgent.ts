@@ -8,6 +8,7 @@ import {
   createMsg,
   InMemoryMemory,
   type InterruptContext,
+  InvalidArgumentError,
   type JsonObject,
   type Memory,
   type Msg,
@@ -33,6 +34,10 @@ import { runReactLoop } from './loop/reactLoop.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { openPlanDecision } from './plan/openPlanReminder.js';
+import { type Plan, planJson } from './plan/plan.js';
+import { PlanNotebook } from './plan/planNotebook.js';
+import { planTools } from './plan/planTools.js';
 import { REACT_AGENT_OPTION_KEYS, type ReActAgentOptions } from './reactAgentOptions.js';
 import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
@@ -88,6 +93,7 @@ export class ReActAgent extends AgentBase {
   readonly #handoffs: Handoffs;
   readonly #callToolkit: Toolkit; // `toolkit` with the transfer tools of `handoffs`
   readonly #maxInputChars: number;
+  readonly #plan: PlanNotebook | undefined;
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
 
   constructor(options: ReActAgentOptions) {
@@ -100,15 +106,25 @@ export class ReActAgent extends AgentBase {
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
     this.budget = agentBudget(options);
-    this.#setup = reasoningSetup(options);
+    this.#plan = planNotebook(options);
+    const plan = this.#plan;
+    const setup = reasoningSetup(options);
+    this.#setup = plan ? { ...setup, hint: () => plan.hint() } : setup;
     this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
     this.#concurrency = options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
-    this.#callToolkit = this.#handoffs.extend(this.toolkit);
+    const callToolkit = this.#handoffs.extend(this.toolkit);
+    this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
+    if (plan) this.registerState('plan', plan);
+  }
+
+  /** The plan the model made (`plan: true`), open or finished, if it made one. */
+  get plan(): Plan | undefined {
+    return this.#plan?.plan;
   }
 
   protected override defaultSystemPrompt(): string {
@@ -139,6 +155,7 @@ export class ReActAgent extends AgentBase {
       const state = this.createCallState(context, transcript);
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
+      state.planVersion = this.#plan?.version ?? 0;
       state.meter = new UsageMeter(context, this.#callBudget(context), this.model.modelName);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
@@ -213,6 +230,8 @@ export class ReActAgent extends AgentBase {
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
     const empty = emptyAnswerDecision(reply, state);
     if (empty) return of(empty);
+    const openPlan = openPlanDecision(state, this.#plan);
+    if (openPlan) return of(openPlan);
     const guard = this.#finishGuard;
     if (!guard) return of({ accept: true, reply });
     return runFinishGuard(guard, this, reply, state);
@@ -329,13 +348,24 @@ export class ReActAgent extends AgentBase {
   #finalReply(step: FinalStep, state: ReActCallState): Msg {
     const stats = callStatsMetadata(state);
     const meter = state.meter.metadata();
+    const plan = this.#planMetadata(state);
     const reason = step.reason;
     return withMetadata(step.reply, {
       ...step.metadata,
       ...stats,
       ...meter,
+      ...plan,
       generateReason: reason,
     });
+  }
+
+  /** `metadata.plan`: the plan with its states, when it is open or the call changed it. */
+  #planMetadata(state: ReActCallState): JsonObject | undefined {
+    const notebook = this.#plan;
+    const plan = notebook?.plan;
+    if (plan === undefined || (plan.finished && notebook!.version === state.planVersion))
+      return undefined;
+    return { plan: planJson(plan) };
   }
 
   /** The call's budget: its own (`call(input, { budget })`) or the agent's; checked against the model. */
@@ -376,4 +406,14 @@ function agentBudget(options: ReActAgentOptions): Budget | undefined {
   const budget = checkBudget(where, options.budget);
   checkPriced(where, budget, options.model.modelName);
   return budget;
+}
+
+/** The plan notebook of `new ReActAgent(options)` with `plan: true`; checks the option. */
+function planNotebook(options: ReActAgentOptions): PlanNotebook | undefined {
+  const { plan } = options;
+  if (plan !== undefined && typeof plan !== 'boolean')
+    throw new InvalidArgumentError(
+      `ReActAgent "${options.name}": plan must be a boolean, got ${typeof plan}.`,
+    );
+  return plan === true ? new PlanNotebook() : undefined;
 }

@@ -65,6 +65,13 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * replaces it for one call. Sub-agents called as tools get what is left.
    */
   readonly budget?: Budget;
+  /**
+   * Lets the model plan (after AgentScope's PlanNotebook): adds the tools `create_plan`,
+   * `update_subtask` and `finish_plan`; the open plan is sent with each reasoning request
+   * (a user-role message named `system`, never stored) and kept in state (`stateDict().plan`);
+   * a final answer while subtasks are open gets one reminder; replies carry `metadata.plan`.
+   */
+  readonly plan?: boolean;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -86,5 +93,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     context: true,
     maxInputChars: true,
     budget: true,
+    plan: true,
   },
 );

@@ -1,5 +1,19 @@
-import { InvalidArgumentError, replyMetadata, Toolkit, textOf, userMsg } from '@rxagent/core';
+import {
+  InMemorySession,
+  InvalidArgumentError,
+  type JsonObject,
+  replyMetadata,
+  type SaveOptions,
+  Toolkit,
+  textOf,
+  tool,
+  userMsg,
+} from '@rxagent/core';
+import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
+import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
 
 const weather = (id: string, usage = { inputTokens: 100, outputTokens: 50 }) => ({
@@ -194,5 +208,59 @@ describe('usage through sub-agents (asTool)', () => {
       sub: { inputTokens: 400, outputTokens: 200, totalTokens: 600 },
     });
     expect(wireMessages(parent.server, 0).at(-1)).toMatchObject({ role: 'user' });
+  });
+});
+
+describe('budget of a durable call', () => {
+  it('keeps the budget in the checkpoint and counts what the crashed process spent', async () => {
+    const saves: JsonObject[] = [];
+    class Recording extends InMemorySession {
+      override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
+        await super.save(key, state, options);
+        saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
+      }
+    }
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks up.',
+      parameters: z.object({}),
+      execute: () => 'found',
+    });
+    const call = (id: string): ScriptedReply => ({
+      toolCalls: [{ id, name: 'lookup', arguments: {} }],
+      usage: { inputTokens: 100, outputTokens: 50 },
+    });
+    const make = (session: InMemorySession, script: ScriptedReply[]) => {
+      const model = new ScriptedChatModel(script);
+      const agent = new ReActAgent({
+        name: 'shop',
+        sysPrompt: 'You run a shop.',
+        model,
+        toolkit: new Toolkit([lookup]),
+        durable: { session, key: 'run' },
+      });
+      return { agent, model };
+    };
+    const session = new Recording();
+    await make(session, [call('l1'), call('l2'), 'unused']).agent.reply('Look twice.', {
+      budget: { maxTokens: 250 },
+    });
+    // The process "dies" once the first batch is done (150 tokens spent).
+    const index = saves.findIndex((save) => {
+      const progress = (save['call'] as JsonObject)['progress'] as JsonObject | undefined;
+      return (progress?.['next'] as JsonObject | undefined)?.['kind'] === 'reason';
+    });
+    const died = saves[index]!;
+    expect((died['call'] as JsonObject)['options']).toEqual({ budget: { maxTokens: 250 } });
+    const restarted = new InMemorySession();
+    await restarted.save('run', died);
+
+    const { agent, model } = make(restarted, [call('l2'), 'never asked']);
+    const reply = await lastValueFrom(agent.recover());
+
+    // 150 before the crash + 150 after: the recovered call stops before a second request.
+    expect(model.requests).toHaveLength(1);
+    expect(replyMetadata(reply).generateReason).toBe('budget');
+    expect(replyMetadata(reply).usage?.totalTokens).toBe(300);
   });
 });

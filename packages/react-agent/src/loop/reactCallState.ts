@@ -30,6 +30,10 @@ export class ReActCallState {
   readonly uncountedTools = new Set<string>();
   /** Whether an empty final answer already got its reminder in this call. */
   emptyAnswerReminded = false;
+  /** Whether a final answer while the plan had open subtasks already got its reminder. */
+  planReminded = false;
+  /** The plan notebook's `version` when the call started (`plan: true`). */
+  planVersion = 0;
   /** Model calls, tool calls, elapsed time and judge usage (`reply.metadata.stats`). */
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */

@@ -211,6 +211,34 @@ describe('usage through sub-agents (asTool)', () => {
   });
 });
 
+describe('a sub-agent with a budget of its own', () => {
+  it('keeps its own tighter limit under a parent with more left, and the parent goes on', async () => {
+    const sub = await harness([weather('s1'), 'never asked'], {
+      name: 'sub',
+      toolkit: new Toolkit([weatherTool()]),
+      budget: { maxTokens: 100 },
+    });
+    const parent = await harness(
+      [
+        { toolCalls: [{ id: 'p1', name: 'ask_sub', arguments: { request: 'weather?' } }] },
+        'The helper ran out of budget.',
+      ],
+      {
+        name: 'parent',
+        toolkit: new Toolkit([sub.agent.asTool({ name: 'ask_sub' })]),
+        budget: { maxTokens: 100_000 },
+      },
+    );
+
+    const reply = await run(parent.agent, userMsg('Weather?'));
+
+    expect(sub.server.requests).toHaveLength(1);
+    expect(parent.server.requests).toHaveLength(2);
+    expect(replyMetadata(reply).generateReason).toBe('stop');
+    expect(replyMetadata(reply).usageByAgent?.['sub']?.totalTokens).toBe(150);
+  });
+});
+
 describe('budget of a durable call', () => {
   it('keeps the budget in the checkpoint and counts what the crashed process spent', async () => {
     const saves: JsonObject[] = [];

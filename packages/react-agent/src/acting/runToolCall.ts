@@ -208,7 +208,7 @@ class ToolCallRun {
       this.state.seenCalls.set(this.#key, { id: this.call.id });
     }
     const { call, raw } = this;
-    const { context, toolkit } = this.state;
+    const { toolkit } = this.state;
     return toolkit.execute(
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }

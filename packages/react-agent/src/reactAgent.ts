@@ -148,6 +148,7 @@ export class ReActAgent extends AgentBase {
     return new Observable<Msg>((subscriber) => {
       const { maxIters = this.maxIters } = context.options;
       positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
+      const budget = this.#callBudget(context); // checked before anything is stored
       const transcript = new Transcript(this.memory, this.name);
       const { recovered } = context;
       const resuming = recovered?.['admitted'] === true;
@@ -156,7 +157,7 @@ export class ReActAgent extends AgentBase {
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
-      state.meter = new UsageMeter(context, this.#callBudget(context), this.model.modelName);
+      state.meter = new UsageMeter(context, budget, this.model.modelName);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;

@@ -98,6 +98,7 @@ describe('ReActAgent budget', () => {
     await expect(agent.reply('Hi', { budget: { maxCostUsd: 1 } })).rejects.toThrow(
       /assistant\.call\(\).*budget\.maxCostUsd needs a price for the model "test-model"/,
     );
+    expect(agent.memory.messages()).toEqual([]); // refused before the input was stored
   });
 
   it('checks the shape of the budget, naming the bad field', async () => {

@@ -126,7 +126,9 @@ describe('ReActAgent plan: true', () => {
     const reminders = agent.memory.messages().filter((m) => m.metadata['feedback'] === 'open_plan');
     expect(reminders).toHaveLength(1);
     expect(reminders[0]).toMatchObject({ name: 'system', role: 'user' });
-    expect(textOf(reminders[0]!)).toMatch(/subtask 1 is of your plan still open/);
+    expect(textOf(reminders[0]!)).toMatch(
+      /You answered while subtask 1 of your plan is still open\. .*update_subtask/,
+    );
     // The fourth request saw the draft, the reminder, then the plan.
     const wire = wireMessages(server, 3);
     expect(wire.at(-3)).toEqual({ role: 'assistant', content: 'Flights found.' });

@@ -8,11 +8,14 @@ import type { PlanNotebook } from './planNotebook.js';
  * the empty-answer reminder.
  */
 export function openPlanReminder(open: readonly number[]): Msg {
-  const which = open.length === 1 ? `subtask ${open[0]} is` : `subtasks ${open.join(', ')} are`;
+  const which =
+    open.length === 1
+      ? `subtask ${open[0]} of your plan is`
+      : `subtasks ${open.join(', ')} of your plan are`;
   return createMsg({
     name: 'system',
     role: 'user',
-    content: `You answered while ${which} of your plan still open. Finish them, or mark each done or abandoned with update_subtask (or call finish_plan), then give your final answer.`,
+    content: `You answered while ${which} still open. Finish them, or mark each done or abandoned with update_subtask (or call finish_plan), then give your final answer.`,
     metadata: { systemFeedback: true, feedback: 'open_plan' },
   });
 }

@@ -38,6 +38,7 @@ const context: CallContext = {
   systemPrompt: '',
   addUsage: () => undefined,
   usage: undefined,
+  usageByAgent: undefined,
   notify: (event) => of(event),
   listens: () => false,
   takeSteered: () => [],

@@ -31,6 +31,15 @@ export {
   type ReplyStats,
   replyMetadata,
 } from './agent/replyMetadata.js';
+export { subAgentBudget, usageReportOf } from './agent/subAgentUsage.js';
+export {
+  type Budget,
+  type BudgetSpent,
+  checkBudget,
+  checkPriced,
+  costOf,
+  type ModelPricing,
+} from './budget/budget.js';
 export { applyCompression } from './context/applyCompression.js';
 export {
   type CompressContextOptions,
@@ -178,6 +187,7 @@ export {
   formatMessages,
   sanitizeName,
 } from './model/formatMessages.js';
+export { isUsageByAgent, type UsageByAgent, usageByAgent } from './model/usageByAgent.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { checkAgentOptions } from './options/checkAgentOptions.js';
 export { checkOptions, optionNames, suggestOption } from './options/checkOptions.js';
@@ -222,6 +232,7 @@ export {
   type ToolExecutionContext,
   type ToolOutput,
   type ToolReturn,
+  type ToolUsageReport,
   type ToolValue,
   tool,
 } from './tool/tool.js';

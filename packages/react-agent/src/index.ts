@@ -1,3 +1,4 @@
+export { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 export type { CircuitOptions, CircuitPass, CircuitState } from './fallback/circuitBreaker.js';
 export {
   FallbackChatModel,
@@ -26,6 +27,16 @@ export {
   runWithRetries,
   type StartAttempt,
 } from './openai/retry.js';
+export {
+  isOpen,
+  type Plan,
+  planText,
+  SUBTASK_STATES,
+  type Subtask,
+  type SubtaskState,
+} from './plan/plan.js';
+export { PlanNotebook } from './plan/planNotebook.js';
+export { PLAN_TOOL_NAMES, planTools } from './plan/planTools.js';
 export { ReActAgent } from './reactAgent.js';
 export type { ReActAgentOptions } from './reactAgentOptions.js';
 export {

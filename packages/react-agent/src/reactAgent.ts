@@ -1,9 +1,14 @@
 import {
   AgentBase,
+  type Budget,
   type CallContext,
   type ChatModel,
+  checkBudget,
+  checkPriced,
+  createMsg,
   InMemoryMemory,
   type InterruptContext,
+  InvalidArgumentError,
   type JsonObject,
   type Memory,
   type Msg,
@@ -14,6 +19,7 @@ import {
   withMetadata,
 } from '@rxagent/core';
 import { defer, EMPTY, map, Observable, of } from 'rxjs';
+import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
@@ -28,6 +34,10 @@ import { runReactLoop } from './loop/reactLoop.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { openPlanDecision } from './plan/openPlanReminder.js';
+import { type Plan, planJson } from './plan/plan.js';
+import { PlanNotebook } from './plan/planNotebook.js';
+import { planTools } from './plan/planTools.js';
 import { REACT_AGENT_OPTION_KEYS, type ReActAgentOptions } from './reactAgentOptions.js';
 import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
@@ -74,6 +84,8 @@ export class ReActAgent extends AgentBase {
   readonly sysPrompt: string;
   readonly maxIters: number;
   readonly maxToolFailures: number;
+  /** What each call may spend (`budget` option), unless the call brings its own. */
+  readonly budget: Budget | undefined;
   readonly #setup: ReasoningSetup;
   readonly #concurrency: number;
   readonly #dedupe: boolean;
@@ -81,6 +93,7 @@ export class ReActAgent extends AgentBase {
   readonly #handoffs: Handoffs;
   readonly #callToolkit: Toolkit; // `toolkit` with the transfer tools of `handoffs`
   readonly #maxInputChars: number;
+  readonly #plan: PlanNotebook | undefined;
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
 
   constructor(options: ReActAgentOptions) {
@@ -92,15 +105,26 @@ export class ReActAgent extends AgentBase {
     this.model = options.model;
     this.sysPrompt = options.sysPrompt ?? '';
     this.maxIters = maxIters;
-    this.#setup = reasoningSetup(options);
+    this.budget = agentBudget(options);
+    this.#plan = planNotebook(options);
+    const plan = this.#plan;
+    const setup = reasoningSetup(options);
+    this.#setup = plan ? { ...setup, hint: () => plan.hint() } : setup;
     this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
     this.#concurrency = options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8);
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
-    this.#callToolkit = this.#handoffs.extend(this.toolkit);
+    const callToolkit = this.#handoffs.extend(this.toolkit);
+    this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
+    if (plan) this.registerState('plan', plan);
+  }
+
+  /** The plan the model made (`plan: true`), open or finished, if it made one. */
+  get plan(): Plan | undefined {
+    return this.#plan?.plan;
   }
 
   protected override defaultSystemPrompt(): string {
@@ -124,6 +148,7 @@ export class ReActAgent extends AgentBase {
     return new Observable<Msg>((subscriber) => {
       const { maxIters = this.maxIters } = context.options;
       positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
+      const budget = this.#callBudget(context); // checked before anything is stored
       const transcript = new Transcript(this.memory, this.name);
       const { recovered } = context;
       const resuming = recovered?.['admitted'] === true;
@@ -131,6 +156,8 @@ export class ReActAgent extends AgentBase {
       const state = this.createCallState(context, transcript);
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
+      state.planVersion = this.#plan?.version ?? 0;
+      state.meter = new UsageMeter(context, budget, this.model.modelName);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
@@ -182,7 +209,8 @@ export class ReActAgent extends AgentBase {
         if (context.message) transcript.addUserWords(context.message);
         const stored = withMetadata(reply, { interrupted: true, generateReason: 'interrupted' });
         transcript.add(stored);
-        return withMetadata(stored, callStatsMetadata(this.#current));
+        const meter = this.#current?.meter.metadata();
+        return withMetadata(stored, { ...callStatsMetadata(this.#current), ...meter });
       }),
     );
   }
@@ -203,6 +231,8 @@ export class ReActAgent extends AgentBase {
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
     const empty = emptyAnswerDecision(reply, state);
     if (empty) return of(empty);
+    const openPlan = openPlanDecision(state, this.#plan);
+    if (openPlan) return of(openPlan);
     const guard = this.#finishGuard;
     if (!guard) return of({ accept: true, reply });
     return runFinishGuard(guard, this, reply, state);
@@ -231,6 +261,8 @@ export class ReActAgent extends AgentBase {
   }
 
   #summarize(state: ReActCallState, reason: 'max_iterations' | 'tool_failures'): Observable<Step> {
+    const spent = this.#budgetStop(state);
+    if (spent) return of(spent);
     takeSteered(state);
     state.stats.modelCalls++;
     const instruction = summaryInstructionFor(state, reason);
@@ -241,6 +273,8 @@ export class ReActAgent extends AgentBase {
 
   #reason(state: ReActCallState): Observable<Step> {
     if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
+    const spent = this.#budgetStop(state);
+    if (spent) return of(spent);
     state.iterations++;
     state.stats.modelCalls++;
     takeSteered(state);
@@ -314,11 +348,73 @@ export class ReActAgent extends AgentBase {
 
   #finalReply(step: FinalStep, state: ReActCallState): Msg {
     const stats = callStatsMetadata(state);
-    return withMetadata(step.reply, { ...step.metadata, ...stats, generateReason: step.reason });
+    const meter = state.meter.metadata();
+    const plan = this.#planMetadata(state);
+    const reason = step.reason;
+    return withMetadata(step.reply, {
+      ...step.metadata,
+      ...stats,
+      ...meter,
+      ...plan,
+      generateReason: reason,
+    });
+  }
+
+  /** `metadata.plan`: the plan with its states, when it is open or the call changed it. */
+  #planMetadata(state: ReActCallState): JsonObject | undefined {
+    const notebook = this.#plan;
+    const plan = notebook?.plan;
+    if (plan === undefined || (plan.finished && notebook!.version === state.planVersion))
+      return undefined;
+    return { plan: planJson(plan) };
+  }
+
+  /** The call's budget: its own (`call(input, { budget })`) or the agent's; checked against the model. */
+  #callBudget(context: CallContext): Budget | undefined {
+    const own = context.options.budget;
+    if (own === undefined) return this.budget;
+    checkPriced(`${this.name}.call()`, own, this.model.modelName);
+    return own;
+  }
+
+  /**
+   * The final step of a call whose budget is spent (no request is made then), or
+   * `undefined`. Memory is valid here: every tool call of the call has its result. The
+   * stored reply says which limit was reached and what was used (`metadata.budget`).
+   */
+  #budgetStop(state: ReActCallState): FinalStep | undefined {
+    const spent = state.meter.spent();
+    if (spent === undefined) return undefined;
+    const reply = createMsg({
+      name: this.name,
+      role: 'assistant',
+      content: budgetSpentText(this.name, spent),
+      metadata: { budget: spent as unknown as JsonObject },
+    });
+    return this.#store(state, reply, 'budget');
   }
 }
 
 /** Stores what `steer()` gave the call since its last model request, for the next one. */
 function takeSteered(state: ReActCallState): void {
   for (const msg of state.context.takeSteered()) state.transcript.addUserWords(msg);
+}
+
+/** The checked `budget` option of `new ReActAgent(options)`. */
+function agentBudget(options: ReActAgentOptions): Budget | undefined {
+  if (options.budget === undefined) return undefined;
+  const where = `ReActAgent "${options.name}"`;
+  const budget = checkBudget(where, options.budget);
+  checkPriced(where, budget, options.model.modelName);
+  return budget;
+}
+
+/** The plan notebook of `new ReActAgent(options)` with `plan: true`; checks the option. */
+function planNotebook(options: ReActAgentOptions): PlanNotebook | undefined {
+  const { plan } = options;
+  if (plan !== undefined && typeof plan !== 'boolean')
+    throw new InvalidArgumentError(
+      `ReActAgent "${options.name}": plan must be a boolean, got ${typeof plan}.`,
+    );
+  return plan === true ? new PlanNotebook() : undefined;
 }

@@ -1,5 +1,6 @@
 import {
   type AgentBaseOptions,
+  type Budget,
   type ChatModel,
   type Formatter,
   type Memory,
@@ -56,6 +57,21 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * the call with an `InvalidArgumentError` before anything is stored.
    */
   readonly maxInputChars?: number;
+  /**
+   * What each call may spend: `{ maxTokens?, maxCostUsd?, pricing? }` (`pricing`: dollars per
+   * million tokens by model name; `maxCostUsd` needs a price for the agent's model). Checked
+   * before each model request against the call's usage so far, sub-agents included; when
+   * spent the call ends at once with `generateReason: 'budget'`. `call(input, { budget })`
+   * replaces it for one call. Sub-agents called as tools get what is left.
+   */
+  readonly budget?: Budget;
+  /**
+   * Lets the model plan (after AgentScope's PlanNotebook): adds the tools `create_plan`,
+   * `update_subtask` and `finish_plan`; the open plan is sent with each reasoning request
+   * (a user-role message named `system`, never stored) and kept in state (`stateDict().plan`);
+   * a final answer while subtasks are open gets one reminder; replies carry `metadata.plan`.
+   */
+  readonly plan?: boolean;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -76,5 +92,7 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     handoffs: true,
     context: true,
     maxInputChars: true,
+    budget: true,
+    plan: true,
   },
 );

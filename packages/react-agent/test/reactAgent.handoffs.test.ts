@@ -170,6 +170,27 @@ describe('handoffPipeline with ReActAgents', () => {
     await run(billing.agent, userMsg('thanks'));
   });
 
+  it('sums the usage of every hop on the last reply, with usageByAgent', async () => {
+    const billing = await harness(
+      [{ text: 'Refunded.', usage: { inputTokens: 40, outputTokens: 10 } }],
+      { name: 'billing' },
+    );
+    const triage = await harness(
+      [{ ...transfer('billing'), usage: { inputTokens: 30, outputTokens: 5 } }],
+      { name: 'triage', handoffs: [billing.agent] },
+    );
+
+    const reply = await lastValueFrom(
+      handoffPipeline([triage.agent, billing.agent], userMsg('Refund?')),
+    );
+
+    expect(reply.metadata['usage']).toEqual({ inputTokens: 70, outputTokens: 15, totalTokens: 85 });
+    expect(reply.metadata['usageByAgent']).toEqual({
+      triage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 },
+      billing: { inputTokens: 40, outputTokens: 10, totalTokens: 50 },
+    });
+  });
+
   it('stops a hop within milliseconds when the target is interrupted, every agent callable again', async () => {
     const billing = await harness([SLOW, 'billing again'], { name: 'billing' });
     const triage = await harness([transfer('billing'), 'triage again'], {

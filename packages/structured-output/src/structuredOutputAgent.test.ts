@@ -231,6 +231,40 @@ describe('StructuredOutputAgent', () => {
       ]);
     });
 
+    it('fails naming the budget when it is spent before generate_response, memory valid', async () => {
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Look up.',
+        parameters: z.object({}),
+        execute: () => 'data',
+      });
+      const { agent } = setup(
+        [
+          {
+            toolCalls: [{ name: 'lookup', arguments: {} }],
+            usage: { inputTokens: 90, outputTokens: 10 },
+          },
+        ],
+        { toolkit: new Toolkit([lookup]) },
+      );
+
+      const error = await failure(
+        lastValueFrom(
+          agent.call(userMsg('Ada'), { structuredOutput: Person, budget: { maxTokens: 100 } }),
+        ),
+      );
+
+      expect(error.details.lastProblem).toMatch(
+        /budget was spent before generate_response was called \(\[budget\].*100 tokens used of maxTokens 100/,
+      );
+      expect(transcript(agent.memory.messages())).toEqual([
+        'user:Ada',
+        'assistant:tool_use(lookup)',
+        'tool:tool_result(lookup)',
+        expect.stringMatching(/^assistant:\[budget\]/),
+      ]);
+    });
+
     it('fails when a hook stops the call on a plain-text reply', async () => {
       const { agent } = setup(['Ada.']);
       agent.addHook({

@@ -260,9 +260,12 @@ export class StructuredOutputAgent extends ReActAgent {
     const lastProblem =
       reason === 'max_iterations'
         ? `the agent used all ${this.maxIters} reasoning steps (maxIters) without calling ${GENERATE_RESPONSE}`
-        : `the call ended (generateReason "${String(reason)}") on a plain-text reply, before ${GENERATE_RESPONSE} was called`;
+        : reason === 'budget'
+          ? `the call's budget was spent before ${GENERATE_RESPONSE} was called (${textOf(reply)})`
+          : `the call ended (generateReason "${String(reason)}") on a plain-text reply, before ${GENERATE_RESPONSE} was called`;
+    const fix = reason === 'budget' ? 'Raise the budget' : 'Raise maxIters';
     throw new StructuredOutputError(
-      `Agent "${this.name}": ${lastProblem}. Raise maxIters, or check the hooks that stop the agent.`,
+      `Agent "${this.name}": ${lastProblem}. ${fix}, or check the hooks that stop the agent.`,
       { lastProblem },
     );
   }

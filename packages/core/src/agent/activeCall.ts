@@ -159,7 +159,12 @@ export class ActiveCall {
     const event: PostCallEvent = {
       type: 'postCall',
       agent: this.context.agent,
-      reply: withCallMetadata(reply, this.context.usage, this.context.steeredIds),
+      reply: withCallMetadata(
+        reply,
+        this.context.usage,
+        this.context.steeredIds,
+        this.context.usageByAgent,
+      ),
     };
     this.#phases.afterHooks(
       this.context,

@@ -8,6 +8,7 @@ import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
+import { type UsageByAgent, usageByAgent } from '../model/usageByAgent.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
@@ -25,6 +26,8 @@ export class ActiveCallContext implements CallContext {
   readonly callId = newId();
   systemPrompt: string;
   #usage: Usage | undefined;
+  #own: Usage | undefined; // this agent's own requests
+  #others: Record<string, Usage> | undefined; // other agents' usage, by name
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
   readonly #sink: ((event: AgentEvent) => void) | undefined;
@@ -78,12 +81,22 @@ export class ActiveCallContext implements CallContext {
   }
 
   /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */
-  readonly addUsage = (usage: Usage | undefined): void => {
+  readonly addUsage = (usage: Usage | undefined, agentName?: string): void => {
     this.#usage = addUsage(this.#usage, usage);
+    if (agentName === undefined || usage === undefined) {
+      this.#own = addUsage(this.#own, usage);
+      return;
+    }
+    this.#others ??= {};
+    this.#others[agentName] = addUsage(this.#others[agentName], usage)!;
   };
 
   get usage(): Usage | undefined {
     return this.#usage;
+  }
+
+  get usageByAgent(): UsageByAgent | undefined {
+    return usageByAgent(this.agent.name, this.#own, this.#others);
   }
 
   /** Adds messages `steer()` gave this call, for its next model request. */

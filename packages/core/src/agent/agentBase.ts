@@ -479,6 +479,7 @@ export abstract class AgentBase implements Agent {
     if (this.#checkpointer === undefined) return undefined;
     const json: JsonObject = {};
     if (options.maxIters !== undefined) json['maxIters'] = options.maxIters;
+    if (options.budget !== undefined) json['budget'] = options.budget as unknown as JsonObject;
     if (options.structuredOutput !== undefined) json['structuredOutput'] = true;
     const call = { id: newId(), input, options: json };
     const recovery = recovering && { call: recovering };

@@ -1,12 +1,15 @@
 import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap } from 'rxjs';
 import { z } from 'zod';
+import type { Budget } from '../budget/budget.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { sanitizeName } from '../model/formatMessages.js';
 import { checkOptions } from '../options/checkOptions.js';
-import { type Tool, tool } from '../tool/tool.js';
+import { type Tool, type ToolExecutionContext, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
+import type { CallOptions } from './callOptions.js';
+import { subAgentBudget, usageReportOf } from './subAgentUsage.js';
 
 /** Options of `agent.asTool()`. */
 export interface AgentToolOptions {
@@ -18,7 +21,9 @@ export interface AgentToolOptions {
 
 /** What `agentTool` delegates to: an agent whose calls can be streamed (every `AgentBase`). */
 export interface StreamingAgent extends Agent {
-  stream(input?: Msg | readonly Msg[]): Observable<AgentEvent>;
+  stream(input?: Msg | readonly Msg[], options?: CallOptions): Observable<AgentEvent>;
+  /** The agent's own budget, if it has one: a tool call's budget is tightened by it. */
+  readonly budget?: Budget | undefined;
 }
 
 /** The arguments of an agent tool: the request the delegate agent gets as a user message. */
@@ -42,7 +47,10 @@ const parameters = z.object({
  * failed call (including `AgentBusyError` when the agent is already running) is an error
  * result. Aborting the run cancels the agent's call at once, leaving it callable again.
  * The agent keeps its own memory and never sees the caller's conversation, only the request.
- * Not deduplicated: the same request may get a new answer.
+ * Not deduplicated: the same request may get a new answer. The agent's call gets the
+ * caller's remaining budget (`context.budget`, tightened by the agent's own `budget`), and
+ * its reply's usage goes to the caller through `context.reportUsage` (so the caller's
+ * `usage` and `usageByAgent` include it).
  */
 export function agentTool(
   agent: StreamingAgent,
@@ -61,10 +69,10 @@ export function agentTool(
     parameters,
     dedupe: false,
     ...(recovered && { idempotent: true }),
-    execute: ({ request }, { toolCallId }) =>
+    execute: ({ request }, context) =>
       recovered
-        ? delegateDurably(agent, request, `${toolCallId}:request`, recovered)
-        : delegate(agent, request),
+        ? delegateDurably(agent, request, `${context.toolCallId}:request`, recovered, context)
+        : delegate(agent, request, context),
   });
 }
 
@@ -77,26 +85,42 @@ function delegateDurably(
   request: string,
   requestId: string,
   recovered: (requestId: string) => Observable<Msg>,
+  context: ToolExecutionContext,
 ): Observable<string> {
   return recovered(requestId).pipe(
-    map((reply) => replyText(agent, reply)),
+    map((reply) => replyText(agent, reply, context)),
     defaultIfEmpty(undefined),
-    switchMap((text) => (text === undefined ? delegate(agent, request, requestId) : of(text))),
-  );
-}
-
-/** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
-function delegate(agent: StreamingAgent, request: string, id?: string): Observable<string> {
-  const input = id === undefined ? userMsg(request) : userMsg(request, { id });
-  return defer(() => agent.stream(input)).pipe(
-    filter((event) => event.type === 'reply' || hasText(event)),
-    map((event) =>
-      event.type === 'reply' ? replyText(agent, event.msg) : (event as TextChunk).delta.text,
+    switchMap((text) =>
+      text === undefined ? delegate(agent, request, context, requestId) : of(text),
     ),
   );
 }
 
-function replyText(agent: StreamingAgent, reply: Msg): string {
+/**
+ * The agent's text deltas, then the text of its reply; errors when the reply is interrupted.
+ * The call gets the caller's remaining budget (tightened by the agent's own), and its
+ * reply's usage is reported to the caller (`context.reportUsage`).
+ */
+function delegate(
+  agent: StreamingAgent,
+  request: string,
+  context: ToolExecutionContext,
+  id?: string,
+): Observable<string> {
+  const input = id === undefined ? userMsg(request) : userMsg(request, { id });
+  const budget = subAgentBudget(context.budget, agent.budget);
+  return defer(() => agent.stream(input, budget === undefined ? {} : { budget })).pipe(
+    filter((event) => event.type === 'reply' || hasText(event)),
+    map((event) =>
+      event.type === 'reply'
+        ? replyText(agent, event.msg, context)
+        : (event as TextChunk).delta.text,
+    ),
+  );
+}
+
+function replyText(agent: StreamingAgent, reply: Msg, context: ToolExecutionContext): string {
+  context.reportUsage?.(usageReportOf(agent.name, reply));
   if (reply.metadata['generateReason'] === 'interrupted') {
     throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
   }

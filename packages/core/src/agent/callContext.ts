@@ -3,6 +3,7 @@ import type { HookEvent, HookEventType } from '../hooks/hookEvent.js';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
+import type { UsageByAgent } from '../model/usageByAgent.js';
 import type { Agent } from './agent.js';
 import type { CallOptions } from './callOptions.js';
 
@@ -21,10 +22,19 @@ export interface CallContext {
   readonly options: CallOptions;
   /** The call's system prompt, as preCall hooks left it. */
   readonly systemPrompt: string;
-  /** Adds a model request's token usage to the call's total (`reply.metadata.usage`). */
-  addUsage(usage: Usage | undefined): void;
-  /** The usage summed so far, if any request reported one. */
+  /**
+   * Adds a model request's token usage to the call's total (`reply.metadata.usage`). With
+   * `agentName`, the usage is another agent's (a sub-agent called as a tool): counted in the
+   * total and under that name in `reply.metadata.usageByAgent`.
+   */
+  addUsage(usage: Usage | undefined, agentName?: string): void;
+  /** The usage summed so far (the agent's own and its sub-agents'), if any was reported. */
   readonly usage: Usage | undefined;
+  /**
+   * The usage so far by agent name (this agent's own under its name), once another agent's
+   * usage was added; `undefined` while only this agent's own requests counted.
+   */
+  readonly usageByAgent: UsageByAgent | undefined;
   /**
    * Runs the agent's hooks (and the system hooks) that want `event.type` on `event`, one
    * after another, records a snapshot for `stream()`, and emits the event as the hooks left

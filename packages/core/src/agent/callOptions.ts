@@ -1,3 +1,4 @@
+import type { Budget } from '../budget/budget.js';
 import type { Msg } from '../message/msg.js';
 
 /** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
@@ -17,6 +18,11 @@ export interface CallOptions {
    * own bound (ReActAgent); a positive integer.
    */
   readonly maxIters?: number;
+  /**
+   * What this call may spend (ReActAgent): replaces the agent's `budget` for the call. An
+   * agent called as a tool gets its caller's remaining budget this way.
+   */
+  readonly budget?: Budget;
 }
 
 /** What `interrupt()` was given; passed to `handleInterrupt`. */

@@ -1,7 +1,9 @@
+import type { BudgetSpent } from '../budget/budget.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
+import { isUsageByAgent, type UsageByAgent } from '../model/usageByAgent.js';
 
 /**
  * Why a call ended (`reply.metadata.generateReason`):
@@ -18,7 +20,9 @@ import type { Usage } from '../model/chatModel.js';
  *   does not end the call: calls whose arguments arrived whole run, a call whose arguments
  *   the cut left invalid gets an error result the model reads, and the loop goes on. A cut
  *   summary keeps its own reason (`max_iterations`, `tool_failures`), with
- *   `metadata.finishReason: 'length'`.
+ *   `metadata.finishReason: 'length'`;
+ * - `budget`: the call's `budget` was spent before a model request; the reply says which
+ *   limit and how much was used (`metadata.budget`), and no request was made past it.
  */
 export type GenerateReason =
   | 'stop'
@@ -30,7 +34,8 @@ export type GenerateReason =
   | 'tool_failures'
   | 'structured_output'
   | 'handoff'
-  | 'length';
+  | 'length'
+  | 'budget';
 
 /** What one ReActAgent call did (`reply.metadata.stats`). */
 export interface ReplyStats {
@@ -47,8 +52,20 @@ export interface ReplyStats {
 /** The metadata the framework puts on a reply, typed; read it with `replyMetadata(msg)`. */
 export interface ReplyMetadata {
   readonly generateReason?: GenerateReason;
-  /** The call's token usage on the agent's own model, summed over its requests. */
+  /**
+   * The call's token usage, summed over its requests: the agent's own model's and that of
+   * the sub-agents it called as tools (`asTool`).
+   */
   readonly usage?: Usage;
+  /**
+   * `usage` by agent name (the agent itself included; deeper sub-agents flattened by name,
+   * summed when a name appears twice); set once a sub-agent's usage counted.
+   */
+  readonly usageByAgent?: UsageByAgent;
+  /** What the call's requests cost in dollars (sub-agents included), when its budget has `pricing`. */
+  readonly costUsd?: number;
+  /** With `generateReason: 'budget'`: which limit was reached and what was used. */
+  readonly budget?: BudgetSpent;
   /** The token usage of a finish guard's judge model, kept apart from `usage`. */
   readonly judgeUsage?: Usage;
   readonly stats?: ReplyStats;
@@ -79,6 +96,7 @@ const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
   'structured_output',
   'handoff',
   'length',
+  'budget',
 ]);
 
 /** Whether `value` is one of the known `GenerateReason`s. */
@@ -97,6 +115,15 @@ export function replyMetadata(msg: Msg): ReplyMetadata {
   if (isGenerateReason(m['generateReason'])) out.generateReason = m['generateReason'];
   if (isUsage(m['usage'])) out.usage = m['usage'];
   if (isUsage(m['judgeUsage'])) out.judgeUsage = m['judgeUsage'];
+  if (isUsageByAgent(m['usageByAgent'])) out.usageByAgent = m['usageByAgent'];
+  if (typeof m['costUsd'] === 'number') out.costUsd = m['costUsd'];
+  const budget = m['budget'];
+  if (
+    isJsonObject(budget) &&
+    (budget['limit'] === 'maxTokens' || budget['limit'] === 'maxCostUsd') &&
+    typeof budget['usedTokens'] === 'number'
+  )
+    out.budget = budget as unknown as BudgetSpent;
   if (isStats(m['stats'])) out.stats = m['stats'];
   for (const key of ['interrupted', 'partial', 'emptyAnswer'] as const) {
     if (typeof m[key] === 'boolean') out[key] = m[key];

@@ -14,7 +14,7 @@ export interface CheckpointCall {
   readonly status: RunStatus;
   /** The call's input, as `call()` got it (before preCall hooks). */
   readonly input: readonly Msg[];
-  /** The JSON-serialisable call options (`maxIters`). */
+  /** The JSON-serialisable call options (`maxIters`, `budget`). */
   readonly options: JsonObject;
   /** What the subclass recorded at its last step boundary (`context.checkpoint(progress)`). */
   readonly progress?: JsonObject;

@@ -1,4 +1,5 @@
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
+import { checkBudget } from '../budget/budget.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
@@ -7,6 +8,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   signal: true,
   structuredOutput: true,
   maxIters: true,
+  budget: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
@@ -40,6 +42,7 @@ export function callInput(
   supportsStructuredOutput: boolean,
 ): Msg[] {
   checkOptions(options, CALL_OPTION_KEYS, `${agent.name}.call()`);
+  if (options.budget !== undefined) checkBudget(`${agent.name}.call()`, options.budget);
   if (options.structuredOutput !== undefined && !supportsStructuredOutput)
     throw new UnsupportedStructuredOutputError(agent.constructor.name);
   if (typeof input === 'string') return [userMsg(input)];

@@ -1,8 +1,12 @@
 import { concat, concatMap, defer, ignoreElements, type Observable, of } from 'rxjs';
 import type { AgentBase } from '../agent/agentBase.js';
+import { replyMetadata } from '../agent/replyMetadata.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
+import type { JsonObject } from '../json.js';
 import { type Msg, withMetadata } from '../message/msg.js';
+import type { Usage } from '../model/chatModel.js';
+import { addUsage } from '../model/chatResponse.js';
 import { checkOptions } from '../options/checkOptions.js';
 import { checkAgents } from './checkAgents.js';
 import { handoffOf } from './handoffOf.js';
@@ -25,7 +29,8 @@ const WHERE = 'handoffPipeline()';
  * it heard. Each agent keeps its own memory: what it heard is all it knows of the others.
  *
  * Cold. Emits the last reply, with `metadata.handoffPath` (the names of the agents called,
- * in order), then completes. Errors with `HandoffError` when a reply hands off to a name not
+ * in order) and, when there was a handoff, `metadata.usage` summed over every hop with
+ * `metadata.usageByAgent` by agent name, then completes. Errors with `HandoffError` when a reply hands off to a name not
  * among `agents` or asks for more than `maxHandoffs` hops, with `InvalidArgumentError` for bad
  * arguments (including two agents of one name), and with any agent's call error.
  * Unsubscribing cancels the call in flight; interrupting the running agent (`agent.interrupt()`,
@@ -61,6 +66,7 @@ class HandoffRun {
   readonly #conversation: Msg[] = [];
   readonly #heard = new Map<AgentBase, Set<string>>();
   readonly #path: string[] = [];
+  readonly #usage = new PipelineUsage();
 
   constructor(
     agents: readonly AgentBase[],
@@ -93,8 +99,12 @@ class HandoffRun {
   #follow(agent: AgentBase, reply: Msg): Observable<Msg> {
     this.#conversation.push(reply);
     this.#hear(agent, [reply]);
+    this.#usage.add(agent.name, reply);
     const handoff = handoffOf(reply);
-    if (handoff === undefined) return of(withMetadata(reply, { handoffPath: [...this.#path] }));
+    if (handoff === undefined) {
+      const usage = this.#path.length > 1 ? this.#usage.metadata() : {};
+      return of(withMetadata(reply, { handoffPath: [...this.#path], ...usage }));
+    }
     const target = this.#byName.get(handoff.to);
     if (target === undefined) {
       const names = [...this.#byName.keys()].map((name) => `"${name}"`).join(', ');
@@ -142,4 +152,28 @@ function maxHandoffsOf(options: HandoffOptions): number {
     );
   }
   return max;
+}
+
+/** The usage of every hop of a pipeline, by agent name (flattened like `usageByAgent`). */
+class PipelineUsage {
+  #total: Usage | undefined;
+  #byAgent: Record<string, Usage> | undefined;
+
+  add(agentName: string, reply: Msg): void {
+    const { usage, usageByAgent } = replyMetadata(reply);
+    if (usage === undefined) return;
+    this.#total = addUsage(this.#total, usage);
+    this.#byAgent ??= {};
+    for (const [name, used] of Object.entries(usageByAgent ?? { [agentName]: usage }))
+      this.#byAgent[name] = { ...addUsage(this.#byAgent[name], used)! };
+  }
+
+  /** `usage` (the sum over the hops) and `usageByAgent`, when any hop reported usage. */
+  metadata(): JsonObject {
+    if (this.#total === undefined) return {};
+    return {
+      usage: { ...this.#total },
+      usageByAgent: this.#byAgent as unknown as JsonObject,
+    };
+  }
 }

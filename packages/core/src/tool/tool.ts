@@ -1,8 +1,11 @@
 import type { Observable } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
+import type { Budget } from '../budget/budget.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import type { Usage } from '../model/chatModel.js';
+import type { UsageByAgent } from '../model/usageByAgent.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 import {
   ensureValidator,
@@ -45,6 +48,28 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /**
+   * What the calling agent's call may still spend when the tool started, if it has a budget
+   * (an agent tool passes it on to its agent, so a sub-agent cannot overspend its caller).
+   */
+  readonly budget?: Budget;
+  /**
+   * Counts usage spent inside the run (an agent tool: its agent's reply's usage) in the
+   * calling call's `usage`, `usageByAgent` and budget.
+   */
+  readonly reportUsage?: (report: ToolUsageReport) => void;
+}
+
+/** Usage another agent spent inside a tool run (see `ToolExecutionContext.reportUsage`). */
+export interface ToolUsageReport {
+  /** The agent that spent it. */
+  readonly agent: string;
+  /** Its call's usage (its own sub-agents' included). */
+  readonly usage?: Usage;
+  /** Its call's usage by agent name, when its own sub-agents spent some. */
+  readonly usageByAgent?: UsageByAgent;
+  /** What its call cost in dollars, when it knew its pricing. */
+  readonly costUsd?: number;
 }
 
 /** What a `needsApproval` predicate gets besides the arguments. */

@@ -6,6 +6,7 @@ import {
   type PostActingEvent,
   type PreActingEvent,
   type ToolEvent,
+  type ToolExecutionContext,
   type ToolResultBlock,
   type ToolResultKind,
   type ToolUseBlock,
@@ -153,6 +154,22 @@ function resultKind(result: ToolResultBlock, signal: AbortSignal): ToolResultKin
   return result.isError && signal.aborted ? 'interrupted' : undefined;
 }
 
+/**
+ * What a tool run gets: the call's signal and agent, its remaining budget (when it has one)
+ * and where a sub-agent's usage is reported.
+ */
+function toolContext(state: ReActCallState, toolCallId: string): ToolExecutionContext {
+  const { context, meter } = state;
+  const budget = meter.remaining();
+  return {
+    signal: context.signal,
+    toolCallId,
+    agent: context.agent,
+    reportUsage: meter.report,
+    ...(budget !== undefined && { budget }),
+  };
+}
+
 /** One execution of a tool call by the toolkit, answered from `seenCalls` when a duplicate. */
 class ToolCallRun {
   /** Whether the call was answered as a duplicate instead of run. */
@@ -191,12 +208,12 @@ class ToolCallRun {
       this.state.seenCalls.set(this.#key, { id: this.call.id });
     }
     const { call, raw } = this;
-    const { context, toolkit } = this.state;
+    const { toolkit } = this.state;
     return toolkit.execute(
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }
         : { id: call.id, name: call.name, input: call.input },
-      { signal: context.signal, toolCallId: call.id, agent: context.agent },
+      toolContext(this.state, call.id),
     );
   }
 

@@ -93,7 +93,7 @@ export function contextStep(
       ...(setup.modelName !== undefined && { model: setup.modelName }),
     }).pipe(
       tap({
-        next: (result) => apply(state, result),
+        next: (result) => apply(state, result, settings.summaryModel.modelName),
         error: (error: unknown) => {
           if (request.firstRequest === true) forgetInput(state, error);
         },
@@ -107,13 +107,13 @@ function budget(settings: ContextSettings, request: ContextStepRequest): number 
   return Math.max(1, settings.maxTokens - (request.reserve ?? 0));
 }
 
-function apply(state: ReActCallState, result: ContextCompression): void {
+function apply(state: ReActCallState, result: ContextCompression, summaryModelName: string): void {
   if (!result.compressed) return;
   const { transcript } = state;
   const next = applyCompression(transcript.messages(), result.replaced, result.summary);
   // Memory changed under the compression (replaced or cleared): leave it as it is now.
   if (next !== undefined) transcript.replace(next);
-  state.context.addUsage(result.usage);
+  state.meter.addRequest(result.usage, summaryModelName);
 }
 
 /**

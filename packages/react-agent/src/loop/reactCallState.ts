@@ -1,4 +1,5 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
+import { UsageMeter } from '../budget/usageMeter.js';
 import { CallStats } from './callStats.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
@@ -29,10 +30,16 @@ export class ReActCallState {
   readonly uncountedTools = new Set<string>();
   /** Whether an empty final answer already got its reminder in this call. */
   emptyAnswerReminded = false;
+  /** Whether a final answer while the plan had open subtasks already got its reminder. */
+  planReminded = false;
+  /** The plan notebook's `version` when the call started (`plan: true`). */
+  planVersion = 0;
   /** Model calls, tool calls, elapsed time and judge usage (`reply.metadata.stats`). */
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
+  /** The call's usage and budget: every request's usage goes through it. */
+  meter: UsageMeter;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
 
@@ -40,7 +47,9 @@ export class ReActCallState {
     readonly context: CallContext,
     readonly toolkit: Toolkit,
     readonly transcript: Transcript,
-  ) {}
+  ) {
+    this.meter = new UsageMeter(context, undefined, '');
+  }
 
   /** The name of the agent running the call. */
   get agentName(): string {

@@ -69,6 +69,8 @@ export class ReActCheckpoints implements ToolCheckpoints {
       iterations: state.iterations,
       toolFailureStreak: state.toolFailureStreak,
       emptyAnswerReminded: state.emptyAnswerReminded,
+      planReminded: state.planReminded,
+      spent: state.meter.toJson(),
     };
   }
 }
@@ -104,6 +106,9 @@ export function resumeStep(progress: JsonObject, state: ReActCallState): Step {
   state.iterations = numberOr(progress['iterations'], 0);
   state.toolFailureStreak = numberOr(progress['toolFailureStreak'], 0);
   state.emptyAnswerReminded = progress['emptyAnswerReminded'] === true;
+  state.planReminded = progress['planReminded'] === true;
+  // What the crashed process spent counts towards the recovered call's usage and budget.
+  state.meter.restore(progress['spent']);
   const next = progress['next'] as JsonObject;
   switch (next['kind']) {
     case 'final': {

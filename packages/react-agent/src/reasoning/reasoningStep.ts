@@ -23,6 +23,11 @@ export interface ReasoningSetup {
   readonly formatter: Formatter;
   /** Keeps requests within a token budget (the agent's `context` option); unset: no counting. */
   readonly context?: ContextSettings;
+  /**
+   * A message sent last with each reasoning request and never stored (the open plan of an
+   * agent with `plan: true`); none when it returns `undefined`.
+   */
+  readonly hint?: () => Msg | undefined;
 }
 
 /** The reply of a reasoning step as postReasoning hooks left it, and whether one asked to stop. */
@@ -104,12 +109,16 @@ function preReasoningEvent(state: ReActCallState, setup: ReasoningSetup): PreRea
   return {
     type: 'preReasoning',
     agent: state.context.agent,
-    messages: [...state.transcript.messages()],
+    messages: withHint(state.transcript.messages(), setup.hint?.()),
     systemPrompt: state.context.systemPrompt,
     tools: state.toolkit.schemas(),
     toolChoice,
     options: { ...setup.modelOptions },
   };
+}
+
+function withHint(messages: readonly Msg[], hint: Msg | undefined): Msg[] {
+  return hint === undefined ? [...messages] : [...messages, hint];
 }
 
 /** The model request of the preReasoning event as hooks left it, on the call's `signal`. */

@@ -95,7 +95,7 @@ function receiveReply(
     try {
       const response = accumulator.response();
       settled = true;
-      context.addUsage(response.usage);
+      state.meter.addRequest(response.usage, response.model ?? modelName);
       streamed = {
         reply: responseToMsg(
           response,

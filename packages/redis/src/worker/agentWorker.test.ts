@@ -92,6 +92,17 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     expect(model.requests[1]?.messages.filter((m) => m.role === 'user')).toHaveLength(2);
   });
 
+  it("passes the call's budget to the worker's agent", async () => {
+    const queue = `q${queueCount++}`;
+    const model = new ScriptedChatModel(['never asked']);
+    await worker(queue, model);
+
+    const reply = await remote(queue, 'b').reply('hello', { budget: { maxTokens: 0 } });
+
+    expect(reply.metadata['generateReason']).toBe('budget');
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('streams the remote events with increasing seq, chunk events included, ending with the reply', async () => {
     const queue = `q${queueCount++}`;
     const model = new ScriptedChatModel(['one two three four']);

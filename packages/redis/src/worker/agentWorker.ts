@@ -2,9 +2,11 @@ import { hostname } from 'node:os';
 import {
   type AgentEvent,
   type AgentHost,
+  type Budget,
   type CallOptions,
   checkOptions,
   InvalidArgumentError,
+  isJsonObject,
   type Msg,
   userMsg,
 } from '@rxagent/core';
@@ -338,10 +340,12 @@ export class AgentWorker {
     const { request } = flight;
     return new Promise((resolve) => {
       let reply: AgentEvent | undefined;
-      const options: CallOptions =
-        typeof request.options['maxIters'] === 'number'
-          ? { maxIters: request.options['maxIters'] }
-          : {};
+      const { maxIters, budget } = request.options;
+      const options: CallOptions = {
+        ...(typeof maxIters === 'number' && { maxIters }),
+        // Checked by the agent's call (checkBudget), like any call's budget.
+        ...(isJsonObject(budget) && { budget: budget as Budget }),
+      };
       const publish = (event: AgentEvent): void => {
         if (flight.abandoned) return;
         void this.#append(flight, event);

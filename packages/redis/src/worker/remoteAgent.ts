@@ -6,6 +6,7 @@ import {
   type HookEvent,
   type InterruptContext,
   InvalidArgumentError,
+  type JsonObject,
   type Msg,
   StoreUnavailableError,
 } from '@rxagent/core';
@@ -133,7 +134,10 @@ export class RemoteAgent extends AgentBase {
     return new Observable<Msg>((subscriber) => {
       const runId = crypto.randomUUID();
       this.#runId = runId;
-      const maxIters = context.options.maxIters;
+      const { maxIters, budget } = context.options;
+      const options: JsonObject = {};
+      if (maxIters !== undefined) options['maxIters'] = maxIters;
+      if (budget !== undefined) options['budget'] = budget as unknown as JsonObject;
       let inner: Subscription | undefined;
       let closed = false;
       const onAbort = (): void => {
@@ -146,7 +150,7 @@ export class RemoteAgent extends AgentBase {
           error: (error: unknown) => subscriber.error(error),
         });
       };
-      this.#submit(runId, 'call', msgs, maxIters === undefined ? {} : { maxIters }).then(
+      this.#submit(runId, 'call', msgs, options).then(
         () => {
           if (!closed) inner = this.#follow(runId, context, forward).subscribe(subscriber);
         },

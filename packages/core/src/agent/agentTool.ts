@@ -1,5 +1,6 @@
 import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap } from 'rxjs';
 import { z } from 'zod';
+import type { JsonObject } from '../json.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { sanitizeName } from '../model/formatMessages.js';
@@ -7,6 +8,7 @@ import { checkOptions } from '../options/checkOptions.js';
 import { type Tool, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
+import type { CallOptions } from './callOptions.js';
 
 /** Options of `agent.asTool()`. */
 export interface AgentToolOptions {
@@ -18,7 +20,7 @@ export interface AgentToolOptions {
 
 /** What `agentTool` delegates to: an agent whose calls can be streamed (every `AgentBase`). */
 export interface StreamingAgent extends Agent {
-  stream(input?: Msg | readonly Msg[]): Observable<AgentEvent>;
+  stream(input?: Msg | readonly Msg[], options?: CallOptions): Observable<AgentEvent>;
 }
 
 /** The arguments of an agent tool: the request the delegate agent gets as a user message. */
@@ -61,10 +63,11 @@ export function agentTool(
     parameters,
     dedupe: false,
     ...(recovered && { idempotent: true }),
-    execute: ({ request }, { toolCallId }) =>
+    // Who is asking goes on to the agent: its hooks, tools and approval rules see it too.
+    execute: ({ request }, { toolCallId, callContext }) =>
       recovered
-        ? delegateDurably(agent, request, `${toolCallId}:request`, recovered)
-        : delegate(agent, request),
+        ? delegateDurably(agent, request, `${toolCallId}:request`, recovered, callContext)
+        : delegate(agent, request, undefined, callContext),
   });
 }
 
@@ -77,18 +80,27 @@ function delegateDurably(
   request: string,
   requestId: string,
   recovered: (requestId: string) => Observable<Msg>,
+  callContext: JsonObject | undefined,
 ): Observable<string> {
   return recovered(requestId).pipe(
     map((reply) => replyText(agent, reply)),
     defaultIfEmpty(undefined),
-    switchMap((text) => (text === undefined ? delegate(agent, request, requestId) : of(text))),
+    switchMap((text) =>
+      text === undefined ? delegate(agent, request, requestId, callContext) : of(text),
+    ),
   );
 }
 
 /** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
-function delegate(agent: StreamingAgent, request: string, id?: string): Observable<string> {
+function delegate(
+  agent: StreamingAgent,
+  request: string,
+  id: string | undefined,
+  callContext: JsonObject | undefined,
+): Observable<string> {
   const input = id === undefined ? userMsg(request) : userMsg(request, { id });
-  return defer(() => agent.stream(input)).pipe(
+  const options = callContext === undefined ? undefined : { callContext };
+  return defer(() => agent.stream(input, options)).pipe(
     filter((event) => event.type === 'reply' || hasText(event)),
     map((event) =>
       event.type === 'reply' ? replyText(agent, event.msg) : (event as TextChunk).delta.text,

@@ -9,6 +9,7 @@ import {
 } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
+import type { JsonObject } from '../json.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type { Tool, ToolEvent, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
 import { withToolError } from './toolErrorOf.js';
@@ -196,11 +197,13 @@ class ToolRunEngine {
 class RunContext implements ToolExecutionContext {
   readonly toolCallId: string;
   readonly agent?: Agent;
+  readonly callContext?: JsonObject;
   readonly #controller: LazyAbortController;
 
   constructor(context: ToolExecutionContext, controller: LazyAbortController) {
     this.toolCallId = context.toolCallId;
     if (context.agent !== undefined) this.agent = context.agent;
+    if (context.callContext !== undefined) this.callContext = context.callContext;
     this.#controller = controller;
   }
 

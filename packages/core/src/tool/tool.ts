@@ -45,12 +45,16 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /** Who is asking: the agent call's `callContext` option (frozen), when it was given. */
+  readonly callContext?: JsonObject;
 }
 
 /** What a `needsApproval` predicate gets besides the arguments. */
 export interface ToolApprovalContext {
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /** Who is asking: the agent call's `callContext` option (frozen), when it was given. */
+  readonly callContext?: JsonObject;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
+import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
+import type { RememberedApprovals } from './rememberedApprovals.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
 
@@ -33,6 +35,10 @@ export class ReActCallState {
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
+  /** The agent's `approvalRules`, first match decides. */
+  approvalRules: readonly ApprovalRule[] = [];
+  /** The tools approved for the rest of the conversation (`toolDecisions({ remember })`). */
+  approvals: RememberedApprovals | undefined;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
 

@@ -17,7 +17,7 @@ import {
   truncateResult,
 } from '@rxagent/core';
 import { concatMap, EMPTY, Observable, type Observer, of } from 'rxjs';
-import type { Resolutions } from '../loop/approval.js';
+import type { Resolutions } from '../loop/decisions.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { DenySwitch, deniedResult } from './denySwitch.js';

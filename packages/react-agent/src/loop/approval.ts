@@ -2,7 +2,6 @@ import {
   InvalidArgumentError,
   type JsonObject,
   type Msg,
-  type ReadToolDecisions,
   readToolDecisions,
   type Tool,
   type ToolApprovalContext,
@@ -13,33 +12,10 @@ import {
 import { concatMap, defer, from, map, type Observable, of } from 'rxjs';
 import { type ActingOutcome, type ActingSetup, actingStep } from '../acting/actingStep.js';
 import { type ApprovalRule, RULE_DENIAL, ruleLabel, ruleNames } from './approvalRules.js';
+import { type Decisions, NO_DECISION, type Resolution, type Resolutions } from './decisions.js';
 import type { ReActCallState } from './reactCallState.js';
 import type { Step } from './step.js';
 import type { Transcript } from './transcript.js';
-
-/**
- * Decisions read from a `toolDecisions()` Msg; `all` when the call was resumed with no input
- * (every pending call approved).
- */
-export interface Decisions extends ReadToolDecisions {
-  readonly all?: boolean;
-}
-
-/**
- * What was decided about one call before it runs: refused with `deny` (the reason), run with
- * `input` instead of the model's arguments, and the `decision` its result Msg records.
- */
-export interface Resolution {
-  readonly deny?: string;
-  readonly input?: JsonObject;
-  readonly decision?: ToolDecisionMetadata;
-}
-
-/** Resolutions by call id (JSON: kept in a durable checkpoint). */
-export type Resolutions = Readonly<Record<string, Resolution>>;
-
-/** The reason recorded for a call that needs approval and got no decision. */
-export const NO_DECISION = 'no decision';
 
 /** The decisions of a resume that decided nothing (results supplied for some calls only). */
 export function noDecisions(all = false): Decisions {
@@ -414,4 +390,5 @@ export function decidedActing<R>(
   });
 }
 
-export type { ApprovalRule };
+export type { ApprovalRule, Decisions, Resolution, Resolutions };
+export { NO_DECISION };

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type ToolApprovalContext } from '@rxagent/core';
+import type { ToolApprovalContext } from '@rxagent/core';
 
 /**
  * One entry of a ReActAgent's `approvalRules`: calls of the tools `tool` names (a name, or

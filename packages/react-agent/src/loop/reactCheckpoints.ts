@@ -1,6 +1,6 @@
 import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
 import { concatMap, map, type Observable } from 'rxjs';
-import type { Decisions, Resolutions } from './approval.js';
+import type { Decisions, Resolutions } from './decisions.js';
 import type { ReActCallState } from './reactCallState.js';
 import type { Step } from './step.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';

@@ -1,5 +1,5 @@
 import type { GenerateReason, JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
-import type { Decisions, Resolutions } from './approval.js';
+import type { Decisions, Resolutions } from './decisions.js';
 
 /** Why a ReActAgent call ended (`reply.metadata.generateReason`); defined in core. */
 export type { GenerateReason };

@@ -11,7 +11,7 @@ describe('toolDecisions', () => {
     expect(msg.name).toBe('user');
     expect(msg.content).toEqual([]);
     expect(msg.metadata).toEqual({
-      toolDecisions: { approve: ['a'], deny: { b: 'too costly' }, edit: {}, remember: [] },
+      toolDecisions: { approve: ['a'], deny: { b: 'too costly' } },
     });
     expect(JSON.parse(JSON.stringify(msg))).toEqual(msg);
   });

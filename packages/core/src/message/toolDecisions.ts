@@ -74,7 +74,8 @@ const KEYS = optionNames<ToolDecisions>({
  * approves every pending call.)
  *
  * The Msg is a control message, not conversation: a user-role Msg named `user`, without
- * content, whose `metadata.toolDecisions` holds `{ approve, deny, edit, remember, by? }`.
+ * content, whose `metadata.toolDecisions` holds `{ approve, deny }` and, when given, `edit`,
+ * `remember` and `by`.
  * The agent reads it and does not store it. Throws `InvalidArgumentError` when an id is not a
  * string, a reason is not a string, edited arguments are not a JSON object, a remembered
  * tool name or `by` is not a non-empty string, or an id is both denied and approved or edited.
@@ -112,7 +113,10 @@ export function toolDecisions(decisions: ToolDecisions = {}): Msg {
     throw new InvalidArgumentError(
       `toolDecisions(): tool call id(s) ${[...new Set(both)].join(', ')} are both approved and denied; decide once.`,
     );
-  const value: JsonObject = { approve, deny, edit, remember };
+  // Only what was decided: a Msg of approvals and denials alone stays `{ approve, deny }`.
+  const value: JsonObject = { approve, deny };
+  if (Object.keys(edit).length > 0) value['edit'] = edit;
+  if (remember.length > 0) value['remember'] = remember;
   if (by !== undefined) value['by'] = by;
   return createMsg({ name: 'user', role: 'user', content: [], metadata: { toolDecisions: value } });
 }

@@ -249,6 +249,34 @@ describe('approvalRules', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('refuses a call a deny rule names even when a human approves it by id', async () => {
+    const paid: JsonObject[] = [];
+    const twoPays = {
+      toolCalls: [
+        { id: 'p1', name: 'pay', arguments: { amount: 500 } },
+        { id: 'p2', name: 'pay', arguments: { amount: 5 } },
+      ],
+    };
+    const { agent } = await harness([twoPays, 'ok'], {
+      toolkit: new Toolkit([payTool(paid)]),
+      approvalRules: [
+        { tool: 'pay', when: (args) => args.amount > 100, decision: 'deny', reason: 'too big' },
+      ],
+    });
+    // p2 waits for approval (needsApproval); p1 is pending too, already refused by the rule.
+    const stopped = await run(agent, userMsg('Pay.'));
+    expect(replyMetadata(stopped).approvalRequired).toEqual(['p2']);
+    await run(agent, toolDecisions({ approve: ['p1', 'p2'], by: 'ana' }));
+    expect(paid).toEqual([{ amount: 5 }]);
+    const messages = agent.memory.messages();
+    expect(resultText(messages, 'p1')).toBe('[denied] too big');
+    expect(resultMsg(messages, 'p1').metadata['decision']).toMatchObject({ decision: 'rule' });
+    expect(resultMsg(messages, 'p2').metadata['decision']).toMatchObject({
+      decision: 'approved',
+      by: 'ana',
+    });
+  });
+
   it('allows without asking: the first matching rule decides before needsApproval', async () => {
     const paid: JsonObject[] = [];
     const { agent } = await harness([PAY('p1', 5), PAY('p2', 50), 'ok'], {

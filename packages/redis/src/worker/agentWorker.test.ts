@@ -1,4 +1,5 @@
 import {
+  AgentBase,
   type AgentEvent,
   AgentHost,
   msgHub,
@@ -90,6 +91,23 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     answer();
     expect(textOf(await agent.reply('again'))).toBe('re: again');
     expect(model.requests[1]?.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+
+  it("passes the call's callContext to the worker's agent: its hooks see who is asking", async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    const seen: unknown[] = [];
+    const remover = AgentBase.addSystemHook({
+      onEvent: (event) => {
+        if (event.type === 'preCall' && event.agent !== agent) seen.push(event.callContext);
+      },
+    });
+    closing.push(async () => remover());
+    const agent = remote(queue, 'carol');
+    answer();
+    await agent.reply('hi', { callContext: { user: 'carol', roles: ['ops'] } });
+    expect(seen).toEqual([{ user: 'carol', roles: ['ops'] }]);
   });
 
   it('streams the remote events with increasing seq, chunk events included, ending with the reply', async () => {

@@ -5,6 +5,7 @@ import {
   type CallOptions,
   checkOptions,
   InvalidArgumentError,
+  isJsonObject,
   type Msg,
   userMsg,
 } from '@rxagent/core';
@@ -357,10 +358,11 @@ export class AgentWorker {
     const { request } = flight;
     return new Promise((resolve) => {
       let reply: AgentEvent | undefined;
-      const options: CallOptions =
-        typeof request.options['maxIters'] === 'number'
-          ? { maxIters: request.options['maxIters'] }
-          : {};
+      const { maxIters, callContext } = request.options;
+      const options: CallOptions = {
+        ...(typeof maxIters === 'number' && { maxIters }),
+        ...(isJsonObject(callContext) && { callContext }),
+      };
       const publish = (event: AgentEvent): void => {
         if (flight.abandoned) return;
         void this.#append(flight, event);

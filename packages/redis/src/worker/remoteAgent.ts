@@ -133,7 +133,12 @@ export class RemoteAgent extends AgentBase {
     return new Observable<Msg>((subscriber) => {
       const runId = crypto.randomUUID();
       this.#runId = runId;
-      const maxIters = context.options.maxIters;
+      // The JSON call options go to the worker: the step bound, and who is asking.
+      const { maxIters, callContext } = context.options;
+      const options = {
+        ...(maxIters !== undefined && { maxIters }),
+        ...(callContext !== undefined && { callContext }),
+      };
       let inner: Subscription | undefined;
       let closed = false;
       const onAbort = (): void => {
@@ -146,7 +151,7 @@ export class RemoteAgent extends AgentBase {
           error: (error: unknown) => subscriber.error(error),
         });
       };
-      this.#submit(runId, 'call', msgs, maxIters === undefined ? {} : { maxIters }).then(
+      this.#submit(runId, 'call', msgs, options).then(
         () => {
           if (!closed) inner = this.#follow(runId, context, forward).subscribe(subscriber);
         },

@@ -54,7 +54,7 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * - An approval stop (`generateReason: 'approval_required'`) ends the task input-required;
  *   its status message has a data part `{ pendingToolCalls: [{ id, name, arguments,
  *   needsApproval }] }`. A message on that task whose data part holds `toolDecisions`
- *   options (`{ approve?, deny? }`) resumes the call.
+ *   options (`{ approve?, deny?, edit?, remember?, by? }`) resumes the call.
  * - A2A `contextId` is the thread: `source` is one agent (every context shares it), a
  *   factory `(contextId) => agent` (one agent per context, at most `maxContexts` kept), or
  *   an agent host (`AgentHostLike`).

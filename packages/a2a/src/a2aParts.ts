@@ -107,7 +107,7 @@ export function pendingCallsOf(data: readonly JsonObject[]): PendingCall[] {
   return [];
 }
 
-/** Whether a data part holds `toolDecisions` options (`approve`, `deny` or `edit`). */
+/** Whether a data part holds `toolDecisions` options (`approve`, `deny`, `edit` or `remember`). */
 export function isDecisionsData(value: JsonObject): boolean {
-  return 'approve' in value || 'deny' in value || 'edit' in value;
+  return 'approve' in value || 'deny' in value || 'edit' in value || 'remember' in value;
 }

@@ -16,10 +16,25 @@ describe('agentInputOf', () => {
       textPart('ok'),
       dataPart({ approve: ['a'], deny: { b: 'too risky' } }),
     ]);
-    expect(readToolDecisions(agentInputOf(message))).toEqual({
+    expect(readToolDecisions(agentInputOf(message))).toMatchObject({
       approve: ['a'],
       deny: { b: 'too risky' },
     });
+  });
+
+  it('passes edit, remember and by through to toolDecisions', () => {
+    const message = a2aMessage('user', [
+      dataPart({ edit: { c: { path: 'a.txt' } }, remember: ['read_file'], by: 'ana' }),
+    ]);
+    expect(readToolDecisions(agentInputOf(message))).toMatchObject({
+      approve: [],
+      edit: { c: { path: 'a.txt' } },
+      remember: ['read_file'],
+      by: 'ana',
+    });
+    expect(() => agentInputOf(a2aMessage('user', [dataPart({ edit: { c: 'x' } })]))).toThrow(
+      /edited arguments of c must be a JSON object/,
+    );
   });
 
   it('rejects decisions of the wrong shape, naming the field', () => {

@@ -10,7 +10,8 @@ import { dataOfParts, isDecisionsData, textOfParts } from './a2aParts.js';
 
 /**
  * The agent's input for an A2A message: a data part holding `toolDecisions` options
- * (`{ approve?: string[], deny?: { [id]: reason }, edit? }`) becomes `toolDecisions(...)`,
+ * (`{ approve?: string[], deny?: { [id]: reason }, edit?: { [id]: arguments }, remember?:
+ * string[], by? }`) becomes `toolDecisions(...)`,
  * which resumes a call stopped for approval; otherwise the text parts, joined, are a user
  * message. Throws `InvalidArgumentError` naming what is wrong when the message has neither,
  * or when the decisions have the wrong shape.
@@ -38,7 +39,8 @@ export function agentInputOf(message: Message): Msg {
       throw new InvalidArgumentError(
         'The decisions data part has a "deny" that is not an object of tool call id → reason.',
       );
-    // Other keys (such as `edit`) go to toolDecisions as they are.
+    // `edit`, `remember` and `by` go to toolDecisions as they are; it checks them (an
+    // unknown key is a TypeError naming it).
     return toolDecisions(decisions as unknown as ToolDecisions);
   }
   const text = textOfParts(message.parts);

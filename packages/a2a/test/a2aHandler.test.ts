@@ -176,6 +176,28 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     expect(agent.deleted).toEqual(['old.log']);
   });
 
+  it('runs an edited call with the edited arguments, recording who decided', async () => {
+    const agent = opsAgent([
+      { toolCalls: [{ id: 'call_rm', name: 'delete_file', arguments: { path: 'db.sqlite' } }] },
+      'Deleted the log instead.',
+    ]);
+    const url = await serve(agent);
+    const client = await sdkClient(url);
+    const stopped = asTask(await client.sendMessage(request('Clean up')));
+    const resumed = asTask(
+      await client.sendMessage(
+        request(
+          { edit: { call_rm: { path: 'old.log' } }, by: 'ops-lead' },
+          { contextId: stopped.contextId, taskId: stopped.id },
+        ),
+      ),
+    );
+    expect(resumed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(agent.deleted).toEqual(['old.log']);
+    const result = agent.memory.messages().find((msg) => msg.role === 'tool');
+    expect(result?.metadata['decision']).toMatchObject({ decision: 'edited', by: 'ops-lead' });
+  });
+
   it('denies a call with the reason the model reads', async () => {
     const agent = opsAgent([
       { toolCalls: [{ id: 'call_rm', name: 'delete_file', arguments: { path: 'db.sqlite' } }] },

@@ -62,9 +62,41 @@ describe('agentInputOf', () => {
       { interruptId: 'c2', status: 'resolved' as const, payload: { approved: false } },
     ];
     const msg = agentInputOf(input([], { resume })) as Msg;
-    expect(readToolDecisions(msg)).toEqual({
+    expect(readToolDecisions(msg)).toMatchObject({
       approve: ['c1'],
       deny: { c2: 'denied by the user' },
+      edit: {},
+    });
+  });
+
+  it('denies an edited call for an agent that does not read toolDecisions()', () => {
+    const resume = [
+      {
+        interruptId: 'c1',
+        status: 'resolved' as const,
+        payload: { approved: true, arguments: { path: 'b.txt' } },
+      },
+    ];
+    const msg = agentInputOf(input([], { resume }), denyAsToolResults) as Msg;
+    expect(toolResults(msg)[0]).toMatchObject({ id: 'c1', isError: true });
+    expect(String(toolResults(msg)[0]?.output)).toMatch(
+      /^\[denied\] edited arguments are not supported/,
+    );
+  });
+
+  it('resumes an approval with edited arguments as a toolDecisions() edit', () => {
+    const resume = [
+      {
+        interruptId: 'c1',
+        status: 'resolved' as const,
+        payload: { approved: true, arguments: { path: 'b.txt' } },
+      },
+    ];
+    const msg = agentInputOf(input([], { resume })) as Msg;
+    expect(readToolDecisions(msg)).toMatchObject({
+      approve: [],
+      deny: {},
+      edit: { c1: { path: 'b.txt' } },
     });
   });
 

@@ -56,26 +56,37 @@ export function agentInputOf(
 }
 
 /**
- * The default `ResumeInput`: the decisions as core's `toolDecisions({ approve, deny })` Msg,
+ * The default `ResumeInput`: the decisions as core's `toolDecisions({ approve, deny, edit })` Msg,
  * which resumes a ReActAgent's pending calls: approved ones and ones that need no approval
  * run, denied ones get a `[denied]` error result with the reason, and a call that needs
  * approval without a decision is denied with reason `no decision`.
  */
 export function asToolDecisions(decisions: ToolApprovalDecisions): Msg {
-  return toolDecisions({ approve: decisions.approve, deny: { ...decisions.deny } });
+  const { approve, deny, edit } = decisions;
+  return toolDecisions({ approve, deny: { ...deny }, ...(edit && { edit }) });
 }
 
 /**
  * A `ResumeInput` for agents that do not read `toolDecisions()`: with nothing denied the agent is called with no input (which runs
  * the pending calls); denied calls are answered with a tool-result message whose results are
- * error results reading `[denied] <reason>`, so only the approved calls then run. Tool names
+ * error results reading `[denied] <reason>`, so only the approved calls then run (an edited
+ * call is denied too: these agents cannot run it with other arguments). Tool names
  * come from the assistant tool calls in the posted history.
  */
+/** The denial of an edited call for an agent that cannot run it with other arguments. */
+export const EDIT_UNSUPPORTED = 'edited arguments are not supported by this agent; not run';
+
 export function denyAsToolResults(
   decisions: ToolApprovalDecisions,
   input: RunAgentInput,
 ): Msg | undefined {
-  const denied = Object.entries(decisions.deny);
+  // Such an agent cannot run a call with other arguments: an edited call is not run at all,
+  // rather than run with the arguments the human changed.
+  const edited = Object.keys(decisions.edit ?? {}).map((id): [string, string] => [
+    id,
+    EDIT_UNSUPPORTED,
+  ]);
+  const denied = [...Object.entries(decisions.deny), ...edited];
   if (denied.length === 0) return undefined;
   const names = toolNamesOf(input.messages);
   const content: ToolResultBlock[] = denied.map(([id, reason]) => ({

@@ -58,6 +58,10 @@ const APPROVAL_RESPONSE_SCHEMA = {
   properties: {
     approved: { type: 'boolean' },
     reason: { type: 'string', description: 'Why the call is denied (shown to the model).' },
+    arguments: {
+      type: 'object',
+      description: 'Run the call with these arguments instead of the proposed ones (approved).',
+    },
   },
   required: ['approved'],
 };

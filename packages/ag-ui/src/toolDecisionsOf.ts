@@ -1,12 +1,15 @@
 import type { ResumeEntry } from '@ag-ui/core';
+import { isJsonObject, type JsonObject } from '@rxagent/core';
 
 /**
- * A human's decisions on tool calls that waited for approval: the ids to run, and the ids to
- * deny with the reason the model will read.
+ * A human's decisions on tool calls that waited for approval: the ids to run, the ids to
+ * deny with the reason the model will read, and the ids to run with edited arguments.
  */
 export interface ToolApprovalDecisions {
   readonly approve: string[];
   readonly deny: Record<string, string>;
+  /** Calls approved with other arguments (`payload.arguments`), by id; absent when none. */
+  readonly edit?: Record<string, JsonObject>;
 }
 
 /**
@@ -15,11 +18,13 @@ export interface ToolApprovalDecisions {
  * `payload.approved === false` denies it with `payload.reason` (default `denied by the
  * user`); `status: 'cancelled'` denies it with reason `cancelled`. A resolved entry without
  * a boolean `approved` is a denial too, with reason `no decision`, so an unclear answer
- * never runs a tool.
+ * never runs a tool. An approval whose payload has an `arguments` object runs the call with
+ * those arguments instead (`edit`; the agent validates them like the model's).
  */
 export function toolDecisionsOf(resume: readonly ResumeEntry[]): ToolApprovalDecisions {
   const approve: string[] = [];
   const deny: Record<string, string> = Object.create(null);
+  const edit: Record<string, JsonObject> = {};
   for (const entry of resume) {
     const id = entry.interruptId;
     if (entry.status === 'cancelled') {
@@ -35,10 +40,15 @@ export function toolDecisionsOf(resume: readonly ResumeEntry[]): ToolApprovalDec
       typeof payload === 'object' && payload !== null
         ? (payload as Record<string, unknown>)['reason']
         : undefined;
-    if (approved === true) approve.push(id);
+    const edited =
+      typeof payload === 'object' && payload !== null
+        ? (payload as Record<string, unknown>)['arguments']
+        : undefined;
+    if (approved === true && isJsonObject(edited)) edit[id] = edited;
+    else if (approved === true) approve.push(id);
     else if (approved === false)
       deny[id] = typeof reason === 'string' && reason !== '' ? reason : 'denied by the user';
     else deny[id] = 'no decision';
   }
-  return { approve, deny };
+  return Object.keys(edit).length > 0 ? { approve, deny, edit } : { approve, deny };
 }

@@ -248,7 +248,11 @@ describe('agUiHandler', () => {
     const answer = second.events.find((event) => event.type === 'TEXT_MESSAGE_CONTENT');
     expect(answer).toMatchObject({ delta: 'resumed with approve [] deny [call_rm=keep it]' });
     const resumeInput = agent.inputs[1]?.[0];
-    expect(readToolDecisions(resumeInput!)).toEqual({ approve: [], deny: { call_rm: 'keep it' } });
+    expect(readToolDecisions(resumeInput!)).toMatchObject({
+      approve: [],
+      deny: { call_rm: 'keep it' },
+      edit: {},
+    });
   });
 
   it('resumes a ReActAgent stopped before acting: approved calls run, denied ones are answered', async () => {

@@ -148,7 +148,9 @@ export {
 } from './message/msg.js';
 export { textOf, toolOutputText, toolResults, toolUses } from './message/readers.js';
 export {
+  type ReadToolDecisions,
   readToolDecisions,
+  type ToolDecisionMetadata,
   type ToolDecisions,
   toolDecisions,
 } from './message/toolDecisions.js';

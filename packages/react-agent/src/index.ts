@@ -9,11 +9,13 @@ export {
 export { isOutage } from './fallback/isOutage.js';
 export type { FinishGuard, FinishGuardInput, FinishVerdict } from './judge/finishGuard.js';
 export { JudgeGuard, type JudgeGuardOptions, parseVerdict } from './judge/judgeGuard.js';
+export type { ApprovalRule } from './loop/approvalRules.js';
 export { CallStats } from './loop/callStats.js';
 export type { ContextOptions } from './loop/contextOptions.js';
 export type { HandoffOption, HandoffTarget } from './loop/handoffs.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
+export type { RememberedApproval, RememberedApprovals } from './loop/rememberedApprovals.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
 export { Transcript } from './loop/transcript.js';
 export { createNodeFetch, type NodeFetchOptions } from './openai/nodeFetch.js';

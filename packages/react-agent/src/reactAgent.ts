@@ -23,7 +23,8 @@ import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
-import { approvalStep, type Decisions, decidedActing } from './loop/approval.js';
+import { approvalStep, type Decisions, decidedActing, type Resolutions } from './loop/approval.js';
+import { type ApprovalRule, checkApprovalRules } from './loop/approvalRules.js';
 import { callStatsMetadata } from './loop/callStats.js';
 import { emptyAnswerDecision } from './loop/emptyAnswer.js';
 import { Handoffs } from './loop/handoffs.js';
@@ -31,6 +32,7 @@ import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
 import { runReactLoop } from './loop/reactLoop.js';
+import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
@@ -94,6 +96,9 @@ export class ReActAgent extends AgentBase {
   readonly #callToolkit: Toolkit; // `toolkit` with the transfer tools of `handoffs`
   readonly #maxInputChars: number;
   readonly #plan: PlanNotebook | undefined;
+  readonly #approvalRules: readonly ApprovalRule[];
+  /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
+  readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
 
   constructor(options: ReActAgentOptions) {
@@ -115,10 +120,12 @@ export class ReActAgent extends AgentBase {
     this.#dedupe = options.dedupeToolCalls ?? true;
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
+    this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
     const callToolkit = this.#handoffs.extend(this.toolkit);
     this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
+    this.registerState('approvals', this.#approvals);
     if (plan) this.registerState('plan', plan);
   }
 
@@ -152,8 +159,17 @@ export class ReActAgent extends AgentBase {
       const transcript = new Transcript(this.memory, this.name);
       const { recovered } = context;
       const resuming = recovered?.['admitted'] === true;
-      const admitted = resuming ? undefined : admitInput(transcript, msgs, this.#maxInputChars);
+      const isTool = (name: string) => this.#callToolkit.has(name);
+      const admitted = resuming
+        ? undefined
+        : admitInput(transcript, msgs, this.#maxInputChars, isTool);
+      // Tools remembered with the decisions are approved from now on (kept in state).
+      const decided = admitted?.kind === 'act' ? admitted.decisions : undefined;
+      if (decided && decided.remember.length > 0)
+        this.#approvals.remember(decided.remember, decided.by, decided.at);
       const state = this.createCallState(context, transcript);
+      state.approvalRules = this.#approvalRules;
+      state.approvals = this.#approvals;
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
@@ -254,7 +270,7 @@ export class ReActAgent extends AgentBase {
       case 'reason':
         return this.#reason(state);
       case 'act':
-        return this.#act(step.calls, step.invalidArguments, state, step.decisions);
+        return this.#act(step.calls, step.invalidArguments, state, step.decisions, step.resolved);
       case 'summary':
         return this.#summarize(state, step.reason ?? 'max_iterations');
     }
@@ -310,8 +326,14 @@ export class ReActAgent extends AgentBase {
     invalidArguments: JsonObject,
     state: ReActCallState,
     decisions: Decisions | undefined,
+    resolved: Resolutions | undefined,
   ): Observable<Step> {
-    const setup = { concurrency: this.#concurrency, dedupe: this.#dedupe, invalidArguments };
+    const setup = {
+      concurrency: this.#concurrency,
+      dedupe: this.#dedupe,
+      invalidArguments,
+      ...(resolved && { resolved }),
+    };
     return decidedActing(state, calls, setup, decisions, ({ results, stopRequested }): Step => {
       const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
       if (handoff) return handoff;

@@ -9,6 +9,7 @@ import {
   type Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
+import type { ApprovalRule } from './loop/approvalRules.js';
 import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
 
@@ -72,6 +73,20 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * a final answer while subtasks are open gets one reminder; replies carry `metadata.plan`.
    */
   readonly plan?: boolean;
+  /**
+   * Who may run what without asking, decided before a tool's `needsApproval`: the first
+   * rule whose `tool` (a name, or a RegExp tested on the name) names the called tool and
+   * whose `when(args, { callContext, toolCallId, agent })` holds (default: always; rules
+   * with `when` are skipped for invalid arguments) decides. `'allow'` runs the call without
+   * asking; `'ask'` stops the call for approval (like `needsApproval: true`); `'deny'` gives
+   * it the error result `[denied] <reason>`. Allow and deny record `metadata.decision =
+   * { decision: 'rule', rule: { index, tool }, reason? }` on the result. A deny rule wins over
+   * a remembered approval and over a human's approval or edit; a remembered approval
+   * (`toolDecisions({ remember })`) lets an `'ask'` call run. A `when` that throws or
+   * rejects makes the call wait for approval. A bad rule is a TypeError naming its index
+   * and field.
+   */
+  readonly approvalRules?: readonly ApprovalRule[];
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -94,5 +109,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     maxInputChars: true,
     budget: true,
     plan: true,
+    approvalRules: true,
   },
 );

@@ -188,7 +188,13 @@ export class ActiveCall {
 
   /** Runs the error hooks (each isolated), then releases the guard and errors with `error`. */
   fail(error: unknown): void {
-    const event: ErrorEvent = { type: 'error', agent: this.context.agent, error };
+    const { callContext } = this.context;
+    const event: ErrorEvent = {
+      type: 'error',
+      agent: this.context.agent,
+      error,
+      ...(callContext !== undefined && { callContext }),
+    };
     const end = (): void => {
       this.sink?.(snapshotOf(event));
       this.#releaseOnce();

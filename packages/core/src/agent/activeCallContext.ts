@@ -24,6 +24,8 @@ export type HooksFor = (type: HookEventType) => readonly Hook[];
  */
 export class ActiveCallContext implements CallContext {
   readonly callId = newId();
+  /** Who is asking (`options.callContext`), set on every hook event of the call. */
+  readonly callContext: JsonObject | undefined;
   systemPrompt: string;
   #usage: Usage | undefined;
   #own: Usage | undefined; // this agent's own requests
@@ -43,6 +45,7 @@ export class ActiveCallContext implements CallContext {
     sink: ((event: AgentEvent) => void) | undefined,
   ) {
     this.systemPrompt = systemPrompt;
+    this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
     this.#sink = sink;
   }
@@ -60,6 +63,7 @@ export class ActiveCallContext implements CallContext {
   ): void {
     const sink = this.#sink;
     const hooks = this.#hooksFor(event.type);
+    if (this.callContext !== undefined) withCallContext(event, this.callContext);
     if (sink === undefined) dispatchHooks(hooks, event, done, fail, live);
     else {
       const record = (final: E): void => {
@@ -71,6 +75,7 @@ export class ActiveCallContext implements CallContext {
   }
 
   notify<E extends HookEvent>(event: E): Observable<E> {
+    if (this.callContext !== undefined) withCallContext(event, this.callContext);
     const run = runHooks(this.#hooksFor(event.type), event);
     const sink = this.#sink;
     return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
@@ -130,4 +135,9 @@ export class ActiveCallContext implements CallContext {
   checkpoint(progress?: JsonObject): Observable<void> {
     return this.durableRun?.checkpoint(progress) ?? of(undefined);
   }
+}
+
+/** Sets `event.callContext` (who is asking) on an event of a call that has one. */
+export function withCallContext(event: HookEvent, callContext: JsonObject): void {
+  (event as { callContext?: JsonObject }).callContext = callContext;
 }

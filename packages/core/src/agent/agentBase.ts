@@ -17,7 +17,7 @@ import { assertFinalMethods } from '../internal/assertFinalMethods.js';
 import { checkAgentName } from '../internal/checkAgentName.js';
 import { newId } from '../internal/newId.js';
 import { callInput, normalizeInput } from '../internal/normalizeInput.js';
-import { isJsonObject, type JsonObject } from '../json.js';
+import { frozenJson, isJsonObject, type JsonObject } from '../json.js';
 import { createMsg, type Msg, userMsg } from '../message/msg.js';
 import { checkAgentOptions } from '../options/checkAgentOptions.js';
 import type { StateModule } from '../state/stateModule.js';
@@ -397,16 +397,22 @@ export abstract class AgentBase implements Agent {
 
   #run(
     input: CallInput | undefined,
-    options: CallOptions,
+    given: CallOptions,
     sink: ((event: AgentEvent) => void) | undefined,
     recovering?: CheckpointCall,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       let msgs: Msg[];
+      let options: CallOptions;
       try {
         // 1. The running guard: a call while another is in flight changes nothing.
         if (this.#active) throw new AgentBusyError(this.name);
-        msgs = callInput(this, input, options, this.supportsStructuredOutput);
+        msgs = callInput(this, input, given, this.supportsStructuredOutput);
+        // Who is asking stays as it was when the call started, whatever the caller does.
+        options =
+          given.callContext === undefined
+            ? given
+            : { ...given, callContext: frozenJson(given.callContext) };
       } catch (error) {
         subscriber.error(error);
         return;
@@ -481,6 +487,7 @@ export abstract class AgentBase implements Agent {
     if (options.maxIters !== undefined) json['maxIters'] = options.maxIters;
     if (options.budget !== undefined) json['budget'] = options.budget as unknown as JsonObject;
     if (options.structuredOutput !== undefined) json['structuredOutput'] = true;
+    if (options.callContext !== undefined) json['callContext'] = options.callContext;
     const call = { id: newId(), input, options: json };
     const recovery = recovering && { call: recovering };
     return new DurableRun(this.#checkpointer, () => this.stateDict(), call, recovery);

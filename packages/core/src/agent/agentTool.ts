@@ -109,7 +109,13 @@ function delegate(
 ): Observable<string> {
   const input = id === undefined ? userMsg(request) : userMsg(request, { id });
   const budget = subAgentBudget(context.budget, agent.budget);
-  return defer(() => agent.stream(input, budget === undefined ? {} : { budget })).pipe(
+  // Who is asking goes on to the agent: its hooks, tools and approval rules see it too.
+  const { callContext } = context;
+  const options = {
+    ...(budget !== undefined && { budget }),
+    ...(callContext !== undefined && { callContext }),
+  };
+  return defer(() => agent.stream(input, options)).pipe(
     filter((event) => event.type === 'reply' || hasText(event)),
     map((event) =>
       event.type === 'reply'

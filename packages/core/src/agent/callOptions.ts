@@ -1,4 +1,5 @@
 import type { Budget } from '../budget/budget.js';
+import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 
 /** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
@@ -23,6 +24,14 @@ export interface CallOptions {
    * agent called as a tool gets its caller's remaining budget this way.
    */
   readonly budget?: Budget;
+  /**
+   * Who is asking: a JSON object (user, tenant, roles, ...) that every hook event of this
+   * call (`event.callContext`), every tool (`execute(args, { callContext })`), `needsApproval`
+   * and a ReActAgent's `approvalRules[].when` can read, so a permission check can refuse one
+   * user what it allows another. Kept with a durable checkpoint (a recovered call has it) and
+   * passed to agents called as tools. Frozen for the call; not sent to the model.
+   */
+  readonly callContext?: JsonObject;
 }
 
 /** What `interrupt()` was given; passed to `handleInterrupt`. */

@@ -7,6 +7,8 @@ import type { ModelOptions, ToolChoice, ToolSchema, Usage } from '../model/chatM
 interface EventBase {
   /** The agent whose call fired the event. */
   readonly agent: Agent;
+  /** Who is asking: the call's `callContext` option (frozen), when it was given. */
+  readonly callContext?: JsonObject;
 }
 
 /** Before `doCall`: hooks may replace the call's input and its system prompt. */

@@ -1,6 +1,7 @@
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
 import { checkBudget } from '../budget/budget.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
+import { isJsonObject, jsonProblem } from '../json.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 
@@ -9,6 +10,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   structuredOutput: true,
   maxIters: true,
   budget: true,
+  callContext: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
@@ -43,8 +45,21 @@ export function callInput(
 ): Msg[] {
   checkOptions(options, CALL_OPTION_KEYS, `${agent.name}.call()`);
   if (options.budget !== undefined) checkBudget(`${agent.name}.call()`, options.budget);
+  checkCallContext(`${agent.name}.call()`, options.callContext);
   if (options.structuredOutput !== undefined && !supportsStructuredOutput)
     throw new UnsupportedStructuredOutputError(agent.constructor.name);
   if (typeof input === 'string') return [userMsg(input)];
   return normalizeInput(input, `${agent.name}.call()`);
+}
+
+/** Checks a call's `callContext` option: a JSON object; throws `InvalidArgumentError` naming the bad part. */
+export function checkCallContext(where: string, value: unknown): void {
+  if (value === undefined) return;
+  const problem = isJsonObject(value)
+    ? jsonProblem(value, 'callContext')
+    : `callContext is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`;
+  if (problem !== undefined)
+    throw new InvalidArgumentError(
+      `${where}: options.callContext must be a JSON object (who is asking: user, tenant, roles); ${problem}.`,
+    );
 }

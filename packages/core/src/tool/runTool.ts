@@ -10,6 +10,7 @@ import {
 import type { Agent } from '../agent/agent.js';
 import type { Budget } from '../budget/budget.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
+import type { JsonObject } from '../json.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
 import type {
   Tool,
@@ -206,6 +207,7 @@ class RunContext implements ToolExecutionContext {
   readonly agent?: Agent;
   readonly budget?: Budget;
   readonly reportUsage?: (report: ToolUsageReport) => void;
+  readonly callContext?: JsonObject;
   readonly #controller: LazyAbortController;
 
   constructor(context: ToolExecutionContext, controller: LazyAbortController) {
@@ -213,6 +215,7 @@ class RunContext implements ToolExecutionContext {
     if (context.agent !== undefined) this.agent = context.agent;
     if (context.budget !== undefined) this.budget = context.budget;
     if (context.reportUsage !== undefined) this.reportUsage = context.reportUsage;
+    if (context.callContext !== undefined) this.callContext = context.callContext;
     this.#controller = controller;
   }
 

@@ -48,6 +48,8 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /** Who is asking: the agent call's `callContext` option (frozen), when it was given. */
+  readonly callContext?: JsonObject;
   /**
    * What the calling agent's call may still spend when the tool started, if it has a budget
    * (an agent tool passes it on to its agent, so a sub-agent cannot overspend its caller).
@@ -76,6 +78,8 @@ export interface ToolUsageReport {
 export interface ToolApprovalContext {
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /** Who is asking: the agent call's `callContext` option (frozen), when it was given. */
+  readonly callContext?: JsonObject;
 }
 
 /**

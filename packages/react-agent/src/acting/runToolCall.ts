@@ -5,6 +5,7 @@ import {
   Phases,
   type PostActingEvent,
   type PreActingEvent,
+  type ToolDecisionMetadata,
   type ToolEvent,
   type ToolExecutionContext,
   type ToolResultBlock,
@@ -15,6 +16,7 @@ import {
   truncateResult,
 } from '@rxagent/core';
 import { concatMap, EMPTY, Observable, type Observer, of } from 'rxjs';
+import type { Resolutions } from '../loop/decisions.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
 import { DenySwitch, deniedResult } from './denySwitch.js';
@@ -25,8 +27,12 @@ export interface ToolCallSetup {
   readonly dedupe: boolean;
   /** Raw argument text of calls whose arguments were not a JSON object, by call id. */
   readonly invalidArguments: JsonObject;
-  /** Calls refused before they reach preActing (a human's decision), by id: the reason. */
-  readonly denied?: ReadonlyMap<string, string>;
+  /**
+   * What was decided about calls before they reach preActing, by id (a human's decisions,
+   * approval rules, remembered approvals): refused (`deny`, the reason), run with other
+   * arguments (`input`), and the `decision` recorded on the result Msg.
+   */
+  readonly resolved?: Resolutions;
 }
 
 /**
@@ -56,13 +62,18 @@ export interface ToolCallOutcome {
  */
 export function runToolCall(
   state: ReActCallState,
-  call: ToolUseBlock,
+  model: ToolUseBlock,
   setup: ToolCallSetup,
 ): Observable<ToolCallOutcome> {
   return new Observable<ToolCallOutcome>((subscriber) => {
     const phases = new Phases(subscriber);
     const { context } = state;
     const deny = new DenySwitch();
+    const resolution = setup.resolved?.[model.id];
+    const decision = resolution?.decision;
+    // An edited call runs with the human's arguments; memory keeps the model's.
+    const edited = resolution?.input;
+    const call = edited === undefined ? model : { ...model, input: edited };
     const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
@@ -70,8 +81,8 @@ export function runToolCall(
         postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
         return;
       }
-      // Raw (invalid) argument text counts only while no hook replaced the input.
-      const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
+      // Raw (invalid) argument text counts only while neither a human nor a hook replaced the input.
+      const raw = toolCall.input === model.input ? setup.invalidArguments[call.id] : undefined;
       const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
       const onResult = (result: ToolResultBlock): void => {
         run.remember(result);
@@ -110,10 +121,10 @@ export function runToolCall(
         context.listens('postActing'),
       );
       phases.afterHooks(context, event, (final) =>
-        phases.finish(outcome(state, final, stop.stopped, kind)),
+        phases.finish(outcome(state, final, stop.stopped, kind, decision)),
       );
     };
-    const refused = setup.denied?.get(call.id);
+    const refused = resolution?.deny;
     if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
     else
       phases.afterHooks(
@@ -134,13 +145,16 @@ function outcome(
   event: PostActingEvent,
   stopRequested: boolean,
   kind: ToolResultKind | undefined,
+  decision: ToolDecisionMetadata | undefined,
 ): ToolCallOutcome {
   const { toolCall } = event;
   const result =
     event.result.id === toolCall.id ? event.result : { ...event.result, id: toolCall.id };
   const cut = truncateResult(result, state.toolkit.resultLimit(toolCall.name));
-  const metadata =
+  let metadata =
     cut.truncated === undefined ? event.metadata : { ...event.metadata, truncated: cut.truncated };
+  if (decision !== undefined)
+    metadata = { ...metadata, decision: decision as unknown as JsonObject };
   return {
     result: cut.result,
     stopRequested,
@@ -161,12 +175,14 @@ function resultKind(result: ToolResultBlock, signal: AbortSignal): ToolResultKin
 function toolContext(state: ReActCallState, toolCallId: string): ToolExecutionContext {
   const { context, meter } = state;
   const budget = meter.remaining();
+  const { callContext } = context.options;
   return {
     signal: context.signal,
     toolCallId,
     agent: context.agent,
     reportUsage: meter.report,
     ...(budget !== undefined && { budget }),
+    ...(callContext !== undefined && { callContext }),
   };
 }
 
@@ -287,3 +303,5 @@ function duplicateResult(
 function truncate(text: string): string {
   return text.length <= PREVIOUS_RESULT_LIMIT ? text : `${text.slice(0, PREVIOUS_RESULT_LIMIT)}…`;
 }
+
+/** What a tool run gets: the call's signal, its id, the agent and who is asking. */

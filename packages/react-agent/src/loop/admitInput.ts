@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Msg, toolResults } from '@rxagent/core';
-import { admitDecisions, type Decisions } from './approval.js';
+import { admitDecisions, noDecisions } from './approval.js';
 import type { Step } from './step.js';
 import type { Transcript } from './transcript.js';
 
@@ -14,7 +14,6 @@ export function inputCharLimit(agentName: string, value: number | undefined): nu
     `ReActAgent "${agentName}": maxInputChars must be a positive whole number of characters (or Infinity), got ${String(value)}.`,
   );
 }
-const NO_DECISIONS: Decisions = { approve: [], deny: {} };
 
 /**
  * Records a call's input and picks its first step (human in the loop): no input with open
@@ -31,9 +30,10 @@ export function admitInput(
   transcript: Transcript,
   input: readonly Msg[],
   maxInputChars: number = DEFAULT_MAX_INPUT_CHARS,
+  isTool?: (name: string) => boolean,
 ): Step {
   for (const msg of input) checkLength(transcript.agentName, msg, maxInputChars);
-  const { decisions, rest: msgs } = admitDecisions(transcript, input);
+  const { decisions, rest: msgs } = admitDecisions(transcript, input, isTool);
   const supplied = msgs.filter((msg) => msg.role === 'tool');
   const others = msgs.filter((msg) => msg.role !== 'tool');
   const openIds = new Set(transcript.openCalls.map((call) => call.id));
@@ -59,14 +59,9 @@ export function admitInput(
   if (missing.length > 0 && others.length === 0) {
     const invalidArguments = transcript.invalidArguments;
     // Results for some calls are an answer, not an approval: a missing call that needs
-    // approval is then denied (`no decision`) rather than run.
-    const decided = decisions ?? (supplied.length > 0 ? NO_DECISIONS : undefined);
-    return {
-      kind: 'act',
-      calls: missing,
-      invalidArguments,
-      ...(decided && { decisions: decided }),
-    };
+    // approval is then denied (`no decision`) rather than run. No input approves them all.
+    const decided = decisions ?? noDecisions(supplied.length === 0);
+    return { kind: 'act', calls: missing, invalidArguments, decisions: decided };
   }
   transcript.close(
     missing,

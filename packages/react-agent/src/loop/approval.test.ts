@@ -9,14 +9,14 @@ import {
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalRequired, decisionDenials, NO_DECISION } from './approval.js';
+import { approvalRequired, NO_DECISION, resolveDecisions } from './approval.js';
 import { ReActCallState } from './reactCallState.js';
 import { Transcript } from './transcript.js';
 
 const agent = { name: 'tester' };
 
 function stateWith(toolkit: Toolkit): ReActCallState {
-  const context = { agent } as unknown as CallContext;
+  const context = { agent, options: {} } as unknown as CallContext;
   return new ReActCallState(context, toolkit, new Transcript(new InMemoryMemory(), 'tester'));
 }
 
@@ -97,23 +97,36 @@ describe('approvalRequired', () => {
   });
 });
 
-describe('decisionDenials', () => {
+describe('resolveDecisions', () => {
   it('denies the denied calls with their reason and undecided calls that need approval', async () => {
     const state = stateWith(new Toolkit([guarded('a', true), guarded('b', false)]));
-    const denied = await firstValueFrom(
-      decisionDenials(
+    const at = '2026-01-01T00:00:00.000Z';
+    const resolved = await firstValueFrom(
+      resolveDecisions(
         state,
-        [call('1', 'a'), call('2', 'a'), call('3', 'a'), call('4', 'b')],
+        [call('1', 'a'), call('2', 'a'), call('3', 'a'), call('4', 'b'), call('5', 'a')],
         {},
         {
           approve: ['1'],
           deny: { '2': 'too much' },
+          edit: { '5': { n: 9 } },
+          remember: [],
+          by: 'ana',
+          at,
         },
       ),
     );
-    expect([...denied]).toEqual([
-      ['2', 'too much'],
-      ['3', NO_DECISION],
-    ]);
+    expect(resolved).toEqual({
+      '1': { decision: { decision: 'approved', by: 'ana', at } },
+      '2': {
+        deny: 'too much',
+        decision: { decision: 'denied', by: 'ana', at, reason: 'too much' },
+      },
+      '3': {
+        deny: NO_DECISION,
+        decision: { decision: 'denied', by: 'ana', at, reason: NO_DECISION },
+      },
+      '5': { input: { n: 9 }, decision: { decision: 'edited', by: 'ana', at } },
+    });
   });
 });

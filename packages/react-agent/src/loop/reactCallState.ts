@@ -1,6 +1,8 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { UsageMeter } from '../budget/usageMeter.js';
+import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
+import type { RememberedApprovals } from './rememberedApprovals.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
 
@@ -40,6 +42,10 @@ export class ReActCallState {
   readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
   /** The call's usage and budget: every request's usage goes through it. */
   meter: UsageMeter;
+  /** The agent's `approvalRules`, first match decides. */
+  approvalRules: readonly ApprovalRule[] = [];
+  /** The tools approved for the rest of the conversation (`toolDecisions({ remember })`). */
+  approvals: RememberedApprovals | undefined;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
 

@@ -1,5 +1,6 @@
-import type { JsonObject, Msg, ToolDecisions, ToolUseBlock } from '@rxagent/core';
+import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
 import { concatMap, map, type Observable } from 'rxjs';
+import type { Decisions, Resolutions } from './decisions.js';
 import type { ReActCallState } from './reactCallState.js';
 import type { Step } from './step.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
@@ -85,6 +86,7 @@ function nextRecord(step: Step): JsonObject {
       return {
         kind: 'act',
         ...(step.decisions && { decisions: step.decisions as unknown as JsonObject }),
+        ...(step.resolved && { resolved: step.resolved as unknown as JsonObject }),
       };
     case 'final':
       return {
@@ -140,12 +142,14 @@ function resumeActing(next: JsonObject, progress: JsonObject, state: ReActCallSt
   const closed = new Set(inDoubt.map((call) => call.id));
   const calls = transcript.openCalls.filter((call) => !closed.has(call.id));
   if (calls.length === 0) return { kind: 'reason' };
-  const decisions = next['decisions'] as unknown as Required<ToolDecisions> | undefined;
+  const decisions = next['decisions'] as unknown as Decisions | undefined;
+  const resolved = next['resolved'] as unknown as Resolutions | undefined;
   return {
     kind: 'act',
     calls,
     invalidArguments: transcript.invalidArguments,
     ...(decisions && { decisions }),
+    ...(resolved && { resolved }),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { GenerateReason, JsonObject, Msg, ToolDecisions, ToolUseBlock } from '@rxagent/core';
+import type { GenerateReason, JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
+import type { Decisions, Resolutions } from './decisions.js';
 
 /** Why a ReActAgent call ended (`reply.metadata.generateReason`); defined in core. */
 export type { GenerateReason };
@@ -20,7 +21,9 @@ export type RunnableStep =
       readonly calls: readonly ToolUseBlock[];
       readonly invalidArguments: JsonObject;
       /** A human's decisions about the calls (resuming an `approval_required` stop). */
-      readonly decisions?: Required<ToolDecisions>;
+      readonly decisions?: Decisions;
+      /** What approval rules and remembered approvals decided about calls, by id. */
+      readonly resolved?: Resolutions;
     }
   | { readonly kind: 'summary'; readonly reason?: 'max_iterations' | 'tool_failures' };
 

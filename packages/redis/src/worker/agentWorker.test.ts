@@ -1,4 +1,5 @@
 import {
+  AgentBase,
   type AgentEvent,
   AgentHost,
   msgHub,
@@ -101,6 +102,23 @@ describeRedis('AgentWorker and RemoteAgent', () => {
 
     expect(reply.metadata['generateReason']).toBe('budget');
     expect(model.requests).toHaveLength(0);
+  });
+
+  it("passes the call's callContext to the worker's agent: its hooks see who is asking", async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    const seen: unknown[] = [];
+    const remover = AgentBase.addSystemHook({
+      onEvent: (event) => {
+        if (event.type === 'preCall' && event.agent !== agent) seen.push(event.callContext);
+      },
+    });
+    closing.push(async () => remover());
+    const agent = remote(queue, 'carol');
+    answer();
+    await agent.reply('hi', { callContext: { user: 'carol', roles: ['ops'] } });
+    expect(seen).toEqual([{ user: 'carol', roles: ['ops'] }]);
   });
 
   it('streams the remote events with increasing seq, chunk events included, ending with the reply', async () => {

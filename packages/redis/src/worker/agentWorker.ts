@@ -340,11 +340,12 @@ export class AgentWorker {
     const { request } = flight;
     return new Promise((resolve) => {
       let reply: AgentEvent | undefined;
-      const { maxIters, budget } = request.options;
+      const { maxIters, budget, callContext } = request.options;
       const options: CallOptions = {
         ...(typeof maxIters === 'number' && { maxIters }),
         // Checked by the agent's call (checkBudget), like any call's budget.
         ...(isJsonObject(budget) && { budget: budget as Budget }),
+        ...(isJsonObject(callContext) && { callContext }),
       };
       const publish = (event: AgentEvent): void => {
         if (flight.abandoned) return;

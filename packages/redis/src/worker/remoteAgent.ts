@@ -134,10 +134,12 @@ export class RemoteAgent extends AgentBase {
     return new Observable<Msg>((subscriber) => {
       const runId = crypto.randomUUID();
       this.#runId = runId;
-      const { maxIters, budget } = context.options;
+      // The JSON call options go to the worker: the step bound, the budget and who is asking.
+      const { maxIters, budget, callContext } = context.options;
       const options: JsonObject = {};
       if (maxIters !== undefined) options['maxIters'] = maxIters;
       if (budget !== undefined) options['budget'] = budget as unknown as JsonObject;
+      if (callContext !== undefined) options['callContext'] = callContext;
       let inner: Subscription | undefined;
       let closed = false;
       const onAbort = (): void => {

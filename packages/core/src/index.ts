@@ -1,6 +1,12 @@
 export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions, type RecoverOptions } from './agent/agentBase.js';
-export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
+export {
+  type AgentEvent,
+  type HookEventSnapshot,
+  isNestedEvent,
+  type NestedAgentEvent,
+  type ReplyEvent,
+} from './agent/agentEvent.js';
 export {
   type AgentFactory,
   type AgentHostLike,
@@ -62,6 +68,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  ApprovalPendingError,
   CassetteMismatchError,
   ContextWindowError,
   InterruptedError,
@@ -137,9 +144,15 @@ export {
   userMsg,
   withMetadata,
 } from './message/msg.js';
+export {
+  nestPendingCalls,
+  type PendingToolCall,
+  pendingCallPath,
+} from './message/pendingToolCall.js';
 export { textOf, toolOutputText, toolResults, toolUses } from './message/readers.js';
 export {
   readToolDecisions,
+  restrictDecisions,
   type ToolDecisions,
   toolDecisions,
 } from './message/toolDecisions.js';
@@ -221,6 +234,7 @@ export {
   type ToolEvent,
   type ToolExecutionContext,
   type ToolOutput,
+  type ToolResume,
   type ToolReturn,
   type ToolValue,
   tool,

@@ -22,6 +22,7 @@ import { callStatsMetadata } from './loop/callStats.js';
 import { emptyAnswerDecision } from './loop/emptyAnswer.js';
 import { Handoffs } from './loop/handoffs.js';
 import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
+import { nestedApprovalStep, resumedCalls } from './loop/nestedApproval.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
 import { runReactLoop } from './loop/reactLoop.js';
@@ -277,8 +278,16 @@ export class ReActAgent extends AgentBase {
     state: ReActCallState,
     decisions: Decisions | undefined,
   ): Observable<Step> {
-    const setup = { concurrency: this.#concurrency, dedupe: this.#dedupe, invalidArguments };
-    return decidedActing(state, calls, setup, decisions, ({ results, stopRequested }): Step => {
+    const resumed = resumedCalls(state.transcript, calls, decisions);
+    const setup = {
+      concurrency: this.#concurrency,
+      dedupe: this.#dedupe,
+      invalidArguments,
+      ...(resumed !== undefined && { resumed }),
+    };
+    return decidedActing(state, calls, setup, decisions, (outcome): Step => {
+      const { results, stopRequested, suspended } = outcome;
+      if (suspended.length > 0) return nestedApprovalStep(state.transcript, suspended);
       const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
       if (handoff) return handoff;
       const finished = this.onActingComplete(results, state);

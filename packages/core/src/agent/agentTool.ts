@@ -1,12 +1,16 @@
-import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap } from 'rxjs';
+import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap, tap } from 'rxjs';
 import { z } from 'zod';
+import { ApprovalPendingError } from '../errors.js';
 import { type Msg, userMsg } from '../message/msg.js';
+import { nestPendingCalls } from '../message/pendingToolCall.js';
 import { textOf } from '../message/readers.js';
+import { toolDecisions } from '../message/toolDecisions.js';
 import { sanitizeName } from '../model/formatMessages.js';
 import { checkOptions } from '../options/checkOptions.js';
-import { type Tool, tool } from '../tool/tool.js';
+import { type Tool, type ToolExecutionContext, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
+import { replyMetadata } from './replyMetadata.js';
 
 /** Options of `agent.asTool()`. */
 export interface AgentToolOptions {
@@ -38,9 +42,16 @@ const parameters = z.object({
 /**
  * A Tool that delegates to `agent` (see `AgentBase.asTool`): each run calls the agent with
  * the request as a user message and returns its reply's text. The agent's streamed text
- * arrives as the run's chunks (the caller's `actingChunk` events). An interrupted reply or a
- * failed call (including `AgentBusyError` when the agent is already running) is an error
- * result. Aborting the run cancels the agent's call at once, leaving it callable again.
+ * arrives as the run's chunks (the caller's `actingChunk` events), and, while the caller is
+ * streamed, every event of the agent goes to the caller's `stream()` with `path` (see
+ * `AgentEvent`). An interrupted reply or a failed call (including `AgentBusyError` when the
+ * agent is already running) is an error result. A reply that waits for approval
+ * (`approval_required`) ends the run with an `ApprovalPendingError` listing the agent's
+ * pending calls with their `metadata.path`: a ReActAgent caller then stops for approval
+ * too, and its `call(toolDecisions(...))` runs this tool again with `context.resume`, which
+ * calls the agent with the decisions about its own calls (`call()` with no input when there
+ * are none: every pending call approved) and returns the reply it then gives.
+ * Aborting the run cancels the agent's call at once, leaving it callable again.
  * The agent keeps its own memory and never sees the caller's conversation, only the request.
  * Not deduplicated: the same request may get a new answer.
  */
@@ -61,10 +72,15 @@ export function agentTool(
     parameters,
     dedupe: false,
     ...(recovered && { idempotent: true }),
-    execute: ({ request }, { toolCallId }) =>
-      recovered
-        ? delegateDurably(agent, request, `${toolCallId}:request`, recovered)
-        : delegate(agent, request),
+    execute: ({ request }, context) => {
+      if (context.resume !== undefined) {
+        const { decisions } = context.resume;
+        return delegate(agent, decisions ? toolDecisions(decisions) : undefined, context);
+      }
+      return recovered
+        ? delegateDurably(agent, request, `${context.toolCallId}:request`, recovered, context)
+        : delegate(agent, userMsg(request), context);
+    },
   });
 }
 
@@ -77,28 +93,64 @@ function delegateDurably(
   request: string,
   requestId: string,
   recovered: (requestId: string) => Observable<Msg>,
+  context: ToolExecutionContext,
 ): Observable<string> {
   return recovered(requestId).pipe(
-    map((reply) => replyText(agent, reply)),
+    map((reply) => replyText(agent, reply, context)),
     defaultIfEmpty(undefined),
-    switchMap((text) => (text === undefined ? delegate(agent, request, requestId) : of(text))),
-  );
-}
-
-/** The agent's text deltas, then the text of its reply; errors when the reply is interrupted. */
-function delegate(agent: StreamingAgent, request: string, id?: string): Observable<string> {
-  const input = id === undefined ? userMsg(request) : userMsg(request, { id });
-  return defer(() => agent.stream(input)).pipe(
-    filter((event) => event.type === 'reply' || hasText(event)),
-    map((event) =>
-      event.type === 'reply' ? replyText(agent, event.msg) : (event as TextChunk).delta.text,
+    switchMap((text) =>
+      text === undefined ? delegate(agent, userMsg(request, { id: requestId }), context) : of(text),
     ),
   );
 }
 
-function replyText(agent: StreamingAgent, reply: Msg): string {
-  if (reply.metadata['generateReason'] === 'interrupted') {
+/**
+ * The agent's text deltas, then the text of its reply; each of its events forwarded to the
+ * caller's stream with its path. Errors when the reply is interrupted or waits for approval.
+ */
+function delegate(
+  agent: StreamingAgent,
+  input: Msg | undefined,
+  context: ToolExecutionContext,
+): Observable<string> {
+  const forward = context.forwardEvent;
+  const outer = context.agent?.name;
+  return defer(() => agent.stream(input)).pipe(
+    tap((event) => {
+      if (forward !== undefined && event.type !== 'reply')
+        forward(nestedEvent(event, agent, outer));
+    }),
+    filter((event) => event.type === 'reply' || (hasText(event) && event.path === undefined)),
+    map((event) =>
+      event.type === 'reply'
+        ? replyText(agent, event.msg, context)
+        : (event as TextChunk).delta.text,
+    ),
+  );
+}
+
+/** `event` of `agent` as its caller's stream carries it: `path` from the caller down. */
+function nestedEvent(
+  event: Exclude<AgentEvent, { type: 'reply' }>,
+  agent: StreamingAgent,
+  outer: string | undefined,
+): AgentEvent {
+  const path = event.path ?? [agent.name];
+  return Object.freeze({ ...event, path: outer === undefined ? path : [outer, ...path] });
+}
+
+function replyText(agent: StreamingAgent, reply: Msg, context: ToolExecutionContext): string {
+  const reason = reply.metadata['generateReason'];
+  if (reason === 'interrupted') {
     throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
+  }
+  if (reason === 'approval_required') {
+    const { pendingToolCalls = [], approvalRequired = [] } = replyMetadata(reply);
+    throw new ApprovalPendingError(
+      agent.name,
+      nestPendingCalls(pendingToolCalls, agent.name, context.agent?.name),
+      approvalRequired,
+    );
   }
   return textOf(reply);
 }

@@ -8,9 +8,17 @@ import {
   type TeardownLogic,
 } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { ToolResultBlock } from '../message/contentBlock.js';
-import type { Tool, ToolEvent, ToolExecutionContext, ToolOutput, ToolReturn } from './tool.js';
+import type {
+  Tool,
+  ToolEvent,
+  ToolExecutionContext,
+  ToolOutput,
+  ToolResume,
+  ToolReturn,
+} from './tool.js';
 import { withToolError } from './toolErrorOf.js';
 
 /**
@@ -196,11 +204,15 @@ class ToolRunEngine {
 class RunContext implements ToolExecutionContext {
   readonly toolCallId: string;
   readonly agent?: Agent;
+  readonly resume?: ToolResume;
+  readonly forwardEvent?: (event: AgentEvent) => void;
   readonly #controller: LazyAbortController;
 
   constructor(context: ToolExecutionContext, controller: LazyAbortController) {
     this.toolCallId = context.toolCallId;
     if (context.agent !== undefined) this.agent = context.agent;
+    if (context.resume !== undefined) this.resume = context.resume;
+    if (context.forwardEvent !== undefined) this.forwardEvent = context.forwardEvent;
     this.#controller = controller;
   }
 

@@ -1,8 +1,10 @@
 import type { Observable } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import type { ToolDecisions } from '../message/toolDecisions.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 import {
   ensureValidator,
@@ -45,6 +47,27 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
   readonly toolCallId: string;
   readonly agent?: Agent;
+  /**
+   * Set when this run resumes a call whose earlier run ended with an
+   * `ApprovalPendingError` (calls inside it waited for a human): go on from there rather
+   * than start over (`agent.asTool()` calls its agent with these decisions).
+   */
+  readonly resume?: ToolResume;
+  /**
+   * Present while the calling agent's call is streamed: a tool that runs an agent passes
+   * that agent's events here, each with `path` (see `AgentEvent`), so the caller's
+   * `stream()` carries them.
+   */
+  readonly forwardEvent?: (event: AgentEvent) => void;
+}
+
+/** How a suspended tool call goes on (see `ToolExecutionContext.resume`). */
+export interface ToolResume {
+  /**
+   * The human's decisions about the calls that waited inside this one (only theirs); absent
+   * when every one of them is approved (the caller's `call()` with no input).
+   */
+  readonly decisions?: ToolDecisions;
 }
 
 /** What a `needsApproval` predicate gets besides the arguments. */

@@ -1,13 +1,16 @@
 import {
   type ActingChunkEvent,
+  ApprovalPendingError,
   type JsonObject,
   type JsonValue,
   Phases,
   type PostActingEvent,
   type PreActingEvent,
   type ToolEvent,
+  type ToolExecutionContext,
   type ToolResultBlock,
   type ToolResultKind,
+  type ToolResume,
   type ToolUseBlock,
   toolErrorOf,
   toolOutputText,
@@ -26,6 +29,11 @@ export interface ToolCallSetup {
   readonly invalidArguments: JsonObject;
   /** Calls refused before they reach preActing (a human's decision), by id: the reason. */
   readonly denied?: ReadonlyMap<string, string>;
+  /**
+   * Suspended calls that go on (their tool gets `context.resume`), by id. They skip
+   * preActing, which they passed when they first ran.
+   */
+  readonly resumed?: ReadonlyMap<string, ToolResume>;
 }
 
 /**
@@ -39,6 +47,11 @@ export interface ToolCallOutcome {
   readonly stopRequested: boolean;
   readonly kind?: ToolResultKind;
   readonly metadata?: JsonObject;
+  /**
+   * Set when the tool ended with an `ApprovalPendingError` (calls inside it wait for a
+   * human): the call stays open, `result` is not stored, and no postActing event fired.
+   */
+  readonly suspended?: ApprovalPendingError;
 }
 
 /**
@@ -62,7 +75,8 @@ export function runToolCall(
     const phases = new Phases(subscriber);
     const { context } = state;
     const deny = new DenySwitch();
-    const execute = (event: PreActingEvent): void => {
+    const resume = setup.resumed?.get(call.id);
+    const execute = (event: Pick<PreActingEvent, 'toolCall'>): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
       if (deny.reason !== undefined) {
@@ -71,9 +85,14 @@ export function runToolCall(
       }
       // Raw (invalid) argument text counts only while no hook replaced the input.
       const raw = toolCall.input === call.input ? setup.invalidArguments[call.id] : undefined;
-      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
+      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe, resume);
       const onResult = (result: ToolResultBlock): void => {
         run.remember(result);
+        const error = toolErrorOf(result);
+        if (error instanceof ApprovalPendingError) {
+          phases.finish({ result, stopRequested: false, suspended: error });
+          return;
+        }
         postActing(
           toolCall,
           result,
@@ -114,6 +133,7 @@ export function runToolCall(
     };
     const refused = setup.denied?.get(call.id);
     if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
+    else if (resume !== undefined) execute({ toolCall: call });
     else
       phases.afterHooks(
         context,
@@ -165,6 +185,7 @@ class ToolCallRun {
     private readonly call: ToolUseBlock,
     private readonly raw: JsonValue | undefined,
     dedupe: boolean,
+    private readonly resume?: ToolResume,
   ) {
     const tool = state.toolkit.get(call.name);
     // One flat string (see stableStringify): keys live as long as the agent call.
@@ -192,11 +213,23 @@ class ToolCallRun {
     }
     const { call, raw } = this;
     const { context, toolkit } = this.state;
+    const forwardEvent = context.forwardEvent;
+    const { resume } = this;
+    const runContext: ToolExecutionContext =
+      forwardEvent === undefined && resume === undefined
+        ? { signal: context.signal, toolCallId: call.id, agent: context.agent }
+        : {
+            signal: context.signal,
+            toolCallId: call.id,
+            agent: context.agent,
+            ...(resume !== undefined && { resume }),
+            ...(forwardEvent !== undefined && { forwardEvent }),
+          };
     return toolkit.execute(
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }
         : { id: call.id, name: call.name, input: call.input },
-      { signal: context.signal, toolCallId: call.id, agent: context.agent },
+      runContext,
     );
   }
 

@@ -43,6 +43,9 @@ export function admitDecisions(
     );
   const decisions = decided[0]!;
   const open = new Set(transcript.openCalls.map((call) => call.id));
+  // The calls waiting inside a suspended call (a sub-agent's) are decided here too.
+  for (const record of Object.values(transcript.suspendedCalls))
+    for (const call of record.pendingToolCalls) open.add(call.id);
   if (open.size === 0)
     throw new InvalidArgumentError(`${where}: toolDecisions() was sent but no tool call waits.`);
   const unknown = [...decisions.approve, ...Object.keys(decisions.deny)].filter(

@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  handoffPipeline,
   InvalidArgumentError,
   isNestedEvent,
   type JsonObject,
@@ -405,5 +406,91 @@ describe('nested events in stream()', () => {
     expect(nested.every((e) => e.path.join('/') === 'travel/booking')).toBe(true);
     const reply = events.at(-1) as { type: 'reply'; msg: Msg };
     expect(replyMetadata(reply.msg).approvalRequired).toEqual(['b1']);
+  });
+});
+
+describe('approval stops in a handoff pipeline', () => {
+  const transfer = (to: string) => ({
+    toolCalls: [{ id: `t_${to}`, name: `transfer_to_${to}`, arguments: {} }],
+  });
+
+  async function desk(triageScript: Script, billingScript: Script) {
+    const refunds: JsonObject[] = [];
+    const billing = await harness(billingScript, {
+      name: 'billing',
+      description: 'Refunds.',
+      toolkit: new Toolkit([approvalTool('refund', refunds)]),
+    });
+    const triage = await harness(triageScript, { name: 'triage', handoffs: [billing.agent] });
+    return { triage, billing, refunds, agents: [triage.agent, billing.agent] };
+  }
+
+  it('surfaces the stop with the path and resumes with startWith the agent that stopped', async () => {
+    const { billing, refunds, agents } = await desk(
+      [transfer('billing')],
+      [use('refund', 'order 7', 'r1'), 'Refund sent.'],
+    );
+
+    const stopped = await lastValueFrom(handoffPipeline(agents, userMsg('Refund order 7.')));
+
+    const meta = replyMetadata(stopped);
+    expect(meta.generateReason).toBe('approval_required');
+    expect(stopped.metadata['handoffPath']).toEqual(['triage', 'billing']);
+    expect(meta.approvalRequired).toEqual(['r1']);
+    expect(meta.pendingToolCalls?.map((c) => [c.id, c.metadata?.path])).toEqual([
+      ['r1', ['billing']],
+    ]);
+    expect(refunds).toEqual([]);
+
+    const reply = await lastValueFrom(
+      handoffPipeline(agents, toolDecisions({ approve: ['r1'] }), { startWith: 'billing' }),
+    );
+
+    expect(textOf(reply)).toBe('Refund sent.');
+    expect(reply.metadata['handoffPath']).toEqual(['billing']);
+    expect(refunds).toEqual([{ what: 'order 7' }]);
+    expect(resultsOf(billing.agent)).toEqual([['r1', 'refund done: order 7']]);
+  });
+
+  it('resumes a stop inside an asTool sub-agent of a handed-to agent, after save and load', async () => {
+    const build = async (triageScript: Script, billingScript: Script, ledgerScript: Script) => {
+      const refunds: JsonObject[] = [];
+      const ledger = await harness(ledgerScript, {
+        name: 'ledger',
+        toolkit: new Toolkit([approvalTool('refund', refunds)]),
+      });
+      const billing = await harness(billingScript, {
+        name: 'billing',
+        toolkit: new Toolkit([ledger.agent.asTool({ name: 'ask_ledger' })]),
+      });
+      const triage = await harness(triageScript, { name: 'triage', handoffs: [billing.agent] });
+      return { refunds, all: [triage.agent, billing.agent, ledger.agent] };
+    };
+    const first = await build(
+      [transfer('billing')],
+      [ask('ask_ledger', 'Refund order 7.', 'b1')],
+      [use('refund', 'order 7', 'r1')],
+    );
+    const stopped = await lastValueFrom(
+      handoffPipeline(first.all.slice(0, 2), userMsg('Refund order 7.')),
+    );
+    expect(replyMetadata(stopped).pendingToolCalls?.[0]?.metadata?.path).toEqual([
+      'billing',
+      'ledger',
+    ]);
+    const states = first.all.map((agent) => JSON.parse(JSON.stringify(agent.stateDict())));
+
+    const fresh = await build([], ['Your refund is done.'], ['Refunded order 7.']);
+    fresh.all.forEach((agent, i) => {
+      agent.loadStateDict(states[i]);
+    });
+    const startWith = replyMetadata(stopped).pendingToolCalls![0]!.metadata!.path![0]!;
+    const reply = await lastValueFrom(
+      handoffPipeline(fresh.all.slice(0, 2), toolDecisions({ approve: ['r1'] }), { startWith }),
+    );
+
+    expect(textOf(reply)).toBe('Your refund is done.');
+    expect(fresh.refunds).toEqual([{ what: 'order 7' }]);
+    expect(first.refunds).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Event } from '@ag-ui/core';
+import { type Event, EventType } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { Toolkit, tool, toolDecisions, userMsg } from '@rxagent/core';
 import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
@@ -44,7 +44,7 @@ async function eventsOf(source: ReturnType<typeof toAgUiEvents>): Promise<Event[
   return events;
 }
 
-const of = <T extends Event['type']>(events: readonly Event[], type: T) =>
+const of = <T extends EventType>(events: readonly Event[], type: T) =>
   events.filter((e): e is Extract<Event, { type: T }> => e.type === type);
 
 describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
@@ -61,22 +61,22 @@ describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
       toAgUiEvents(parent.stream(userMsg('Get me on AF1.')), { threadId: 't', runId: 'r1' }),
     );
 
-    const [started] = of(first, 'SUBAGENT_STARTED');
+    const [started] = of(first, EventType.SUBAGENT_STARTED);
     expect(started).toMatchObject({
       name: 'booking',
       description: 'Books flights.',
       parentToolCallId: 't1',
     });
     const runId = started!.subagentRunId;
-    const nestedCall = of(first, 'TOOL_CALL_START').find((e) => e.toolCallName === 'book');
+    const nestedCall = of(first, EventType.TOOL_CALL_START).find((e) => e.toolCallName === 'book');
     expect(nestedCall).toMatchObject({ toolCallId: 'b1', subagentRunId: runId });
-    expect(of(first, 'SUBAGENT_FINISHED')).toEqual([
+    expect(of(first, EventType.SUBAGENT_FINISHED)).toEqual([
       expect.objectContaining({
         subagentRunId: runId,
         outcome: { type: 'suspended', interruptIds: ['b1'] },
       }),
     ]);
-    const finished = of(first, 'RUN_FINISHED')[0]!;
+    const finished = of(first, EventType.RUN_FINISHED)[0]!;
     expect(finished.outcome?.type).toBe('interrupt');
     const interrupts = finished.outcome?.type === 'interrupt' ? finished.outcome.interrupts : [];
     expect(interrupts).toEqual([
@@ -90,7 +90,7 @@ describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
     ]);
     expect(interrupts[0]?.message).toMatch(/book \(asked by travel › booking\)/);
     // The streamed agent's own events carry no subagentRunId.
-    const parentCall = of(first, 'TOOL_CALL_START').find((e) => e.toolCallName === 'ask_booking');
+    const parentCall = of(first, EventType.TOOL_CALL_START).find((e) => e.toolCallName === 'ask_booking');
     expect(parentCall?.subagentRunId).toBeUndefined();
     expect(booked).toEqual([]);
 
@@ -103,9 +103,9 @@ describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
     );
 
     expect(booked).toEqual(['AF1']);
-    const resumed = of(second, 'SUBAGENT_STARTED')[0]!;
+    const resumed = of(second, EventType.SUBAGENT_STARTED)[0]!;
     expect(resumed.name).toBe('booking');
-    const results = of(second, 'TOOL_CALL_RESULT').map((e) => [
+    const results = of(second, EventType.TOOL_CALL_RESULT).map((e) => [
       e.toolCallId,
       e.content,
       e.subagentRunId === resumed.subagentRunId,
@@ -114,7 +114,7 @@ describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
       ['b1', 'booked AF1', true],
       ['t1', 'Booked AF1.', false],
     ]);
-    expect(of(second, 'SUBAGENT_FINISHED')[0]?.outcome).toEqual({ type: 'success' });
-    expect(of(second, 'RUN_FINISHED')[0]?.outcome).toEqual({ type: 'success' });
+    expect(of(second, EventType.SUBAGENT_FINISHED)[0]?.outcome).toEqual({ type: 'success' });
+    expect(of(second, EventType.RUN_FINISHED)[0]?.outcome).toEqual({ type: 'success' });
   });
 });

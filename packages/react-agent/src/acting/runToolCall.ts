@@ -30,8 +30,8 @@ export interface ToolCallSetup {
   /** Calls refused before they reach preActing (a human's decision), by id: the reason. */
   readonly denied?: ReadonlyMap<string, string>;
   /**
-   * Suspended calls that go on (their tool gets `context.resume`), by id. They skip
-   * preActing, which they passed when they first ran.
+   * Suspended calls that go on (their tool gets `context.resume`), by id. They pass
+   * preActing again (a hook may deny them; a changed input is not sent again).
    */
   readonly resumed?: ReadonlyMap<string, ToolResume>;
 }
@@ -76,7 +76,7 @@ export function runToolCall(
     const { context } = state;
     const deny = new DenySwitch();
     const resume = setup.resumed?.get(call.id);
-    const execute = (event: Pick<PreActingEvent, 'toolCall'>): void => {
+    const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
       if (deny.reason !== undefined) {
@@ -133,7 +133,6 @@ export function runToolCall(
     };
     const refused = setup.denied?.get(call.id);
     if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
-    else if (resume !== undefined) execute({ toolCall: call });
     else
       phases.afterHooks(
         context,

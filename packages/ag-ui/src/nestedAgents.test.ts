@@ -90,7 +90,9 @@ describe('toAgUiEvents with sub-agents (agent.asTool())', () => {
     ]);
     expect(interrupts[0]?.message).toMatch(/book \(asked by travel › booking\)/);
     // The streamed agent's own events carry no subagentRunId.
-    const parentCall = of(first, EventType.TOOL_CALL_START).find((e) => e.toolCallName === 'ask_booking');
+    const parentCall = of(first, EventType.TOOL_CALL_START).find(
+      (e) => e.toolCallName === 'ask_booking',
+    );
     expect(parentCall?.subagentRunId).toBeUndefined();
     expect(booked).toEqual([]);
 

@@ -23,6 +23,7 @@ export {
 } from './agent/agentTool.js';
 export type { CallContext } from './agent/callContext.js';
 export type {
+  CallerRef,
   CallInput,
   CallOptions,
   InterruptContext,

@@ -10,6 +10,7 @@ import { checkOptions } from '../options/checkOptions.js';
 import { type Tool, type ToolExecutionContext, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
+import type { CallOptions } from './callOptions.js';
 import { replyMetadata } from './replyMetadata.js';
 
 /** Options of `agent.asTool()`. */
@@ -22,7 +23,7 @@ export interface AgentToolOptions {
 
 /** What `agentTool` delegates to: an agent whose calls can be streamed (every `AgentBase`). */
 export interface StreamingAgent extends Agent {
-  stream(input?: Msg | readonly Msg[]): Observable<AgentEvent>;
+  stream(input?: Msg | readonly Msg[], options?: CallOptions): Observable<AgentEvent>;
 }
 
 /** The arguments of an agent tool: the request the delegate agent gets as a user message. */
@@ -115,7 +116,8 @@ function delegate(
 ): Observable<string> {
   const forward = context.forwardEvent;
   const outer = context.agent?.name;
-  return defer(() => agent.stream(input)).pipe(
+  const caller = context.agent && { agent: context.agent, toolCallId: context.toolCallId };
+  return defer(() => agent.stream(input, caller ? { caller } : {})).pipe(
     tap((event) => {
       if (forward !== undefined && event.type !== 'reply')
         forward(nestedEvent(event, agent, outer));

@@ -1,4 +1,5 @@
 import type { Msg } from '../message/msg.js';
+import type { Agent } from './agent.js';
 
 /** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
 export type StructuredOutputSchema = object;
@@ -17,6 +18,18 @@ export interface CallOptions {
    * own bound (ReActAgent); a positive integer.
    */
   readonly maxIters?: number;
+  /**
+   * The agent and tool call this call runs inside, when an agent's tool called it
+   * (`agent.asTool()` sets it): hooks see it on `preCall` (a tracer nests the call's span
+   * under that tool call's).
+   */
+  readonly caller?: CallerRef;
+}
+
+/** Which agent's tool call a call runs inside (see `CallOptions.caller`). */
+export interface CallerRef {
+  readonly agent: Agent;
+  readonly toolCallId: string;
 }
 
 /** What `interrupt()` was given; passed to `handleInterrupt`. */

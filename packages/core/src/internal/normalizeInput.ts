@@ -7,6 +7,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   signal: true,
   structuredOutput: true,
   maxIters: true,
+  caller: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */

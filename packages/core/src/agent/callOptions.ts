@@ -1,5 +1,4 @@
 import type { Msg } from '../message/msg.js';
-import type { Agent } from './agent.js';
 
 /** A schema for structured output: a zod (v3 or v4) schema or a plain JSON Schema object. */
 export type StructuredOutputSchema = object;
@@ -26,9 +25,12 @@ export interface CallOptions {
   readonly caller?: CallerRef;
 }
 
-/** Which agent's tool call a call runs inside (see `CallOptions.caller`). */
+/**
+ * Which agent's tool call a call runs inside (see `CallOptions.caller`): `agent` is that
+ * agent (an `Agent`; typed by what every agent has, so this module needs no agent import).
+ */
 export interface CallerRef {
-  readonly agent: Agent;
+  readonly agent: { readonly id: string; readonly name: string };
   readonly toolCallId: string;
 }
 

@@ -106,7 +106,8 @@ export class AgentTracer {
     }
     // A call made by another agent's tool (agent.asTool()) nests under that tool's span.
     const { caller } = event;
-    const parent = (caller && this.contextOf(caller.agent, caller.toolCallId)) ?? context.active();
+    const parent =
+      (caller && this.contextOf(caller.agent as Agent, caller.toolCallId)) ?? context.active();
     const attributes: Attributes = {
       [GenAi.operationName]: 'invoke_agent',
       [GenAi.agentName]: agent.name,

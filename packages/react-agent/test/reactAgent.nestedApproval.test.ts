@@ -306,6 +306,59 @@ describe('nested approval through agent.asTool()', () => {
     ]);
   });
 
+  it('waits on two sub-agents of one batch at once; each resumes with the decisions for its own calls', async () => {
+    const booked: JsonObject[] = [];
+    const reserved: JsonObject[] = [];
+    const booking = await harness([BOOKING_BOOKS, 'Booked AF1.'], {
+      name: 'booking',
+      toolkit: new Toolkit([approvalTool('book', booked)]),
+    });
+    const hotel = await harness([use('reserve', 'Ritz', 'h1'), 'No room booked.'], {
+      name: 'hotel',
+      toolkit: new Toolkit([approvalTool('reserve', reserved)]),
+    });
+    const travel = await harness(
+      [
+        {
+          toolCalls: [
+            { id: 't1', name: 'ask_booking', arguments: { request: 'Book AF1.' } },
+            { id: 't2', name: 'ask_hotel', arguments: { request: 'Reserve the Ritz.' } },
+          ],
+        },
+        'Flight booked, no hotel.',
+      ],
+      {
+        name: 'travel',
+        toolkit: new Toolkit([
+          booking.agent.asTool({ name: 'ask_booking' }),
+          hotel.agent.asTool({ name: 'ask_hotel' }),
+        ]),
+      },
+    );
+
+    const stopped = await run(travel.agent, userMsg('Flight and hotel, please.'));
+
+    const meta = replyMetadata(stopped);
+    expect(meta.approvalRequired).toEqual(['b1', 'h1']);
+    expect(meta.pendingToolCalls?.map((c) => c.metadata?.path)).toEqual([
+      ['travel', 'booking'],
+      ['travel', 'hotel'],
+    ]);
+    const reply = await run(
+      travel.agent,
+      toolDecisions({ approve: ['b1'], deny: { h1: 'too dear' } }),
+    );
+
+    expect(textOf(reply)).toBe('Flight booked, no hotel.');
+    expect(booked).toEqual([{ what: 'AF1' }]);
+    expect(reserved).toEqual([]);
+    expect(resultsOf(hotel.agent)[0]?.[1]).toMatch(/^\[denied\].*too dear/);
+    expect(resultsOf(travel.agent)).toEqual([
+      ['t1', 'Booked AF1.'],
+      ['t2', 'No room booked.'],
+    ]);
+  });
+
   it('reaches through three levels: stop with the whole path, approve, deny', async () => {
     const { travel, booking, payments, paid } = await threeLevels(
       [ask('ask_booking', 'Book AF1 and pay.', 't1'), 'Paid and booked.'],

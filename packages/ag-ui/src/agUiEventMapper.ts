@@ -1,9 +1,20 @@
-import { type Event, EventType, type RunAgentInput, type TokenUsage } from '@ag-ui/core';
+import {
+  type Event,
+  EventType,
+  type RunAgentInput,
+  type RunFinishedOutcome,
+  type SubagentFinishedOutcome,
+  type TokenUsage,
+} from '@ag-ui/core';
 import {
   AgentError,
   type AgentEvent,
+  isNestedEvent,
   type Msg,
+  type NestedAgentEvent,
+  pendingCallPath,
   type ReasoningChunkEvent,
+  replyMetadata,
   type ToolResultBlock,
   type ToolUseBlock,
   textOf,
@@ -47,6 +58,13 @@ export class AgUiEventMapper {
    */
   #supplied: Event[] = [];
   #finished = false;
+  /** Open sub-agent invocations (SUBAGENT_STARTED sent), by path key: their subagentRunId. */
+  readonly #subagents = new Map<string, string>();
+  /** The latest invocation of each path, which the run's interrupts are attributed to. */
+  readonly #lastSubagent = new Map<string, string>();
+  /** Tool calls running at each level ('' for the streamed agent, else a path key). */
+  readonly #running = new Map<string, Set<string>>();
+  #subagentCount = 0;
 
   constructor(ids: AgUiRunIds) {
     this.#ids = ids;
@@ -69,6 +87,9 @@ export class AgUiEventMapper {
   /** The AG-UI events of one `stream()` event. */
   next(event: AgentEvent): readonly Event[] {
     if (this.#finished) return NONE;
+    if (isNestedEvent(event)) return this.#nested(event);
+    if (event.type === 'preActing' || event.type === 'postActing')
+      this.#track('', event.toolCall.id, event.type === 'preActing');
     if (event.type === 'preCall') {
       this.#supplied = suppliedResults(event.input);
       return NONE;
@@ -98,6 +119,93 @@ export class AgUiEventMapper {
       default:
         return NONE;
     }
+  }
+
+  /**
+   * A sub-agent's event (see `isNestedEvent`): its preCall opens an invocation
+   * (SUBAGENT_STARTED, a child of the invocation one level up and of the tool call running
+   * there, when one is), its postCall or error closes it (SUBAGENT_FINISHED, `suspended`
+   * when it stopped for approval, or SUBAGENT_ERROR); its text, reasoning, tool calls and
+   * results map like the streamed agent's, each carrying the invocation's `subagentRunId`.
+   */
+  #nested(event: Readonly<NestedAgentEvent>): readonly Event[] {
+    const key = event.path.join('/');
+    if (event.type === 'preCall') return this.#subagentStarted(event, key);
+    const subagentRunId = this.#subagents.get(key);
+    if (subagentRunId === undefined) return NONE;
+    switch (event.type) {
+      case 'postCall':
+        return this.#subagentEnded(key, [
+          ...this.#closeMessages([]),
+          {
+            type: EventType.SUBAGENT_FINISHED,
+            subagentRunId,
+            result: {
+              messageId: event.reply.id,
+              generateReason: String(event.reply.metadata['generateReason'] ?? 'stop'),
+            },
+            outcome: subagentOutcome(event.reply),
+          },
+        ]);
+      case 'error':
+        return this.#subagentEnded(key, [
+          ...this.#closeMessages([]),
+          {
+            type: EventType.SUBAGENT_ERROR,
+            subagentRunId,
+            message: event.error instanceof Error ? event.error.message : String(event.error),
+            ...(event.error instanceof AgentError && { code: event.error.code }),
+          },
+        ]);
+      case 'preActing':
+      case 'postActing':
+        this.#track(key, event.toolCall.id, event.type === 'preActing');
+        break;
+      default:
+        break;
+    }
+    return this.#map(event).map((out) => ({ ...out, subagentRunId }) as Event);
+  }
+
+  #subagentStarted(event: Readonly<NestedAgentEvent>, key: string): Event[] {
+    const subagentRunId = `${this.#ids.runId}:${key}:${++this.#subagentCount}`;
+    const { path } = event;
+    const parentKey = path.length > 2 ? path.slice(0, -1).join('/') : '';
+    const parentSubagentRunId = this.#subagents.get(parentKey);
+    const running = this.#running.get(parentKey);
+    const parentToolCallId = running?.size === 1 ? [...running][0] : undefined;
+    this.#subagents.set(key, subagentRunId);
+    this.#lastSubagent.set(key, subagentRunId);
+    const { description } = event.agent;
+    return [
+      ...this.#closeMessages([]),
+      {
+        type: EventType.SUBAGENT_STARTED,
+        subagentRunId,
+        name: path[path.length - 1]!,
+        ...(description !== '' && { description }),
+        ...(parentSubagentRunId !== undefined && { parentSubagentRunId }),
+        ...(parentToolCallId !== undefined && { parentToolCallId }),
+      },
+    ];
+  }
+
+  #subagentEnded(key: string, out: Event[]): Event[] {
+    this.#subagents.delete(key);
+    this.#running.delete(key);
+    return out;
+  }
+
+  /** Records that tool call `id` started (or ended) at the level `key`. */
+  #track(key: string, id: string, started: boolean): void {
+    let running = this.#running.get(key);
+    if (running === undefined) {
+      if (!started) return;
+      running = new Set();
+      this.#running.set(key, running);
+    }
+    if (started) running.add(id);
+    else running.delete(id);
   }
 
   /** Closes whatever is open, then RUN_ERROR with the error's message and code. */
@@ -194,7 +302,7 @@ export class AgUiEventMapper {
       threadId,
       runId,
       timestamp: Date.now(),
-      outcome: runOutcomeOf(reply),
+      outcome: this.#attributed(runOutcomeOf(reply), reply),
       result: {
         messageId: reply.id,
         generateReason: String(reply.metadata['generateReason'] ?? 'stop'),
@@ -204,6 +312,19 @@ export class AgUiEventMapper {
     // Only now: if anything above throws, `fail()` still ends the run with RUN_ERROR.
     this.#finished = true;
     return out;
+  }
+
+  /** Each interrupt for a sub-agent's call carries that sub-agent's latest `subagentRunId`. */
+  #attributed(outcome: RunFinishedOutcome, reply: Msg): RunFinishedOutcome {
+    if (outcome.type !== 'interrupt' || this.#lastSubagent.size === 0) return outcome;
+    const calls = pendingCallsOf(reply).calls;
+    const interrupts = outcome.interrupts.map((interrupt) => {
+      const call = calls.find((candidate) => candidate.id === interrupt.toolCallId);
+      const path = call && pendingCallPath(call);
+      const subagentRunId = path && this.#lastSubagent.get(path.join('/'));
+      return subagentRunId === undefined ? interrupt : { ...interrupt, subagentRunId };
+    });
+    return { ...outcome, interrupts };
   }
 
   /** A reply whose text was not streamed (a non-streaming agent, an interrupt reply). */
@@ -270,6 +391,20 @@ function suppliedResults(input: readonly Msg[]): Event[] {
     if (msg.role === 'tool') for (const result of toolResults(msg)) out.push(resultEvent(result));
   }
   return out;
+}
+
+/**
+ * How a sub-agent's call ended, for SUBAGENT_FINISHED: `suspended` when it stopped for
+ * approval, with the ids of the calls it made itself among those waiting (a sub-agent
+ * waiting on a deeper one owns none); else success.
+ */
+function subagentOutcome(reply: Msg): SubagentFinishedOutcome {
+  const { generateReason, pendingToolCalls = [], approvalRequired = [] } = replyMetadata(reply);
+  if (generateReason !== 'approval_required') return { type: 'success' };
+  const own = new Set(
+    pendingToolCalls.filter((call) => pendingCallPath(call) === undefined).map((c) => c.id),
+  );
+  return { type: 'suspended', interruptIds: approvalRequired.filter((id) => own.has(id)) };
 }
 
 function resultEvent(result: ToolResultBlock): Event {

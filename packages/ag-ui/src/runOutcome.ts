@@ -1,5 +1,5 @@
 import type { Interrupt, RunFinishedOutcome } from '@ag-ui/core';
-import { type Msg, type ToolUseBlock, toolUses } from '@rxagent/core';
+import { type Msg, pendingCallPath, type ToolUseBlock, toolUses } from '@rxagent/core';
 
 /** `Interrupt.reason` of a tool call that waits for a human's approval. */
 export const TOOL_APPROVAL_REASON = 'tool_approval';
@@ -30,8 +30,9 @@ export function pendingCallsOf(reply: Msg): { calls: ToolUseBlock[]; needDecisio
 /**
  * How a run that ended with `reply` finished, in AG-UI terms: an interrupt outcome with one
  * `tool_approval` interrupt per call that waits for a decision (its `id` is the tool call's
- * id, so a resume entry answers it by that id), `cancelled` for an interrupted call, else
- * success.
+ * id, so a resume entry answers it by that id; a call made inside a sub-agent has its
+ * `metadata.path` in the interrupt's `metadata.path`), `cancelled` for an interrupted call,
+ * else success.
  */
 export function runOutcomeOf(reply: Msg): RunFinishedOutcome {
   if (reply.metadata['generateReason'] === 'interrupted') return { type: 'cancelled' };
@@ -40,13 +41,19 @@ export function runOutcomeOf(reply: Msg): RunFinishedOutcome {
   for (const id of needDecision) {
     const call = calls.find((candidate) => candidate.id === id);
     if (call === undefined) continue;
+    const path = pendingCallPath(call);
+    const where = path === undefined ? '' : ` (asked by ${path.join(' › ')})`;
     interrupts.push({
       id,
       reason: TOOL_APPROVAL_REASON,
       toolCallId: id,
-      message: `Allow ${call.name} to run with ${JSON.stringify(call.input)}?`,
+      message: `Allow ${call.name}${where} to run with ${JSON.stringify(call.input)}?`,
       responseSchema: APPROVAL_RESPONSE_SCHEMA,
-      metadata: { toolName: call.name, input: call.input },
+      metadata: {
+        toolName: call.name,
+        input: call.input,
+        ...(path !== undefined && { path: [...path] }),
+      },
     });
   }
   return interrupts.length > 0 ? { type: 'interrupt', interrupts } : { type: 'success' };

@@ -20,6 +20,13 @@ import { AgUiEventMapper, type AgUiRunIds } from './agUiEventMapper.js';
  * - tool results the call's input supplies (denials answered as tool results) →
  *   TOOL_CALL_RESULT once the agent has accepted them (its next event); none when it
  *   rejects the input;
+ * - a sub-agent's events (those with `path`: an `agent.asTool()` agent at any depth) → a
+ *   SUBAGENT_STARTED (its `name`, `parentToolCallId` when one tool call of its caller runs,
+ *   `parentSubagentRunId` below the top) … SUBAGENT_FINISHED (`result`, a `suspended`
+ *   outcome listing the interrupts it raised itself when it stopped for approval) or
+ *   SUBAGENT_ERROR run, its text, reasoning, tool calls and results mapped as above with its
+ *   `subagentRunId`; an interrupt for a call it made carries that `subagentRunId` and its
+ *   `metadata.path`, and is answered by the call's id like any other;
  * - an error → RUN_ERROR (`code` is the `AgentError` code), after closing open messages;
  *   an event that cannot be translated (the mapper throws) ends the run with RUN_ERROR too,
  *   and cancels the call.

@@ -1,3 +1,5 @@
+import type { PendingToolCall } from './message/pendingToolCall.js';
+
 /**
  * The closed set of error codes rxagent raises. Callers branch on `code`, never on message
  * text; a subclass exists only where a caller acts differently.
@@ -24,7 +26,8 @@ export type AgentErrorCode =
   | 'HANDOFF_FAILED'
   | 'REMOTE_RUN_FAILED'
   | 'A2A_FAILED'
-  | 'CASSETTE_MISMATCH';
+  | 'CASSETTE_MISMATCH'
+  | 'APPROVAL_PENDING';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -214,6 +217,28 @@ export class HandoffError extends AgentError {
     readonly target: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Not a failure: what a tool run ends with when tool calls made inside it (by a sub-agent it
+ * called, see `agent.asTool()`) wait for a human decision. A ReActAgent running the tool
+ * keeps the call open and ends its own call with `generateReason: 'approval_required'`,
+ * listing `pendingToolCalls` (each with `metadata.path`) and `approvalRequired`; a later
+ * `call(toolDecisions(...))` naming those ids runs the tool again with `context.resume`.
+ * `agent` is the name of the sub-agent that stopped.
+ */
+export class ApprovalPendingError extends AgentError {
+  override readonly name = 'ApprovalPendingError';
+  readonly code = 'APPROVAL_PENDING';
+  constructor(
+    readonly agent: string,
+    readonly pendingToolCalls: readonly PendingToolCall[],
+    readonly approvalRequired: readonly string[],
+  ) {
+    super(
+      `Agent "${agent}" waits for a decision about tool call(s) ${approvalRequired.join(', ')}.`,
+    );
   }
 }
 

@@ -1,6 +1,12 @@
 export type { Agent } from './agent/agent.js';
 export { AgentBase, type AgentBaseOptions, type RecoverOptions } from './agent/agentBase.js';
-export type { AgentEvent, HookEventSnapshot, ReplyEvent } from './agent/agentEvent.js';
+export {
+  type AgentEvent,
+  type HookEventSnapshot,
+  isNestedEvent,
+  type NestedAgentEvent,
+  type ReplyEvent,
+} from './agent/agentEvent.js';
 export {
   type AgentFactory,
   type AgentHostLike,
@@ -17,6 +23,7 @@ export {
 } from './agent/agentTool.js';
 export type { CallContext } from './agent/callContext.js';
 export type {
+  CallerRef,
   CallInput,
   CallOptions,
   InterruptContext,
@@ -71,6 +78,7 @@ export {
   AgentBusyError,
   AgentError,
   type AgentErrorCode,
+  ApprovalPendingError,
   CassetteMismatchError,
   ContextWindowError,
   InterruptedError,
@@ -146,10 +154,16 @@ export {
   userMsg,
   withMetadata,
 } from './message/msg.js';
+export {
+  nestPendingCalls,
+  type PendingToolCall,
+  pendingCallPath,
+} from './message/pendingToolCall.js';
 export { textOf, toolOutputText, toolResults, toolUses } from './message/readers.js';
 export {
   type ReadToolDecisions,
   readToolDecisions,
+  restrictDecisions,
   type ToolDecisionMetadata,
   type ToolDecisions,
   toolDecisions,
@@ -233,6 +247,7 @@ export {
   type ToolEvent,
   type ToolExecutionContext,
   type ToolOutput,
+  type ToolResume,
   type ToolReturn,
   type ToolUsageReport,
   type ToolValue,

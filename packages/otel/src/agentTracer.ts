@@ -104,7 +104,10 @@ export class AgentTracer {
       stale.span.setAttribute(GenAi.cancelled, true);
       stale.span.end();
     }
-    const parent = context.active();
+    // A call made by another agent's tool (agent.asTool()) nests under that tool's span.
+    const { caller } = event;
+    const parent =
+      (caller && this.contextOf(caller.agent as Agent, caller.toolCallId)) ?? context.active();
     const attributes: Attributes = {
       [GenAi.operationName]: 'invoke_agent',
       [GenAi.agentName]: agent.name,

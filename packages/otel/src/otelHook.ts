@@ -49,7 +49,8 @@ const TRACED_EVENTS: readonly HookEventType[] = [
 /**
  * A Hook that records OpenTelemetry spans with the GenAI semantic conventions: `invoke_agent
  * <agent>` per call (a child of the context active when the call starts, so pipeline and hub
- * calls nest under the caller's span), and under it `chat <model>` per model request and
+ * calls nest under the caller's span; a sub-agent called through `agent.asTool()` by an agent
+ * this hook also traces nests under that tool call's `execute_tool` span), and under it `chat <model>` per model request and
  * `execute_tool <tool>` per tool call. Attributes: `gen_ai.operation.name`,
  * `gen_ai.agent.name`/`id`, `gen_ai.request.model`, `gen_ai.tool.name`/`call.id`,
  * `gen_ai.usage.input_tokens`/`output_tokens`, `gen_ai.response.finish_reasons`; a failed

@@ -14,6 +14,7 @@ import {
   sequentialPipeline,
   Toolkit,
   tool,
+  toolDecisions,
   userMsg,
 } from '@rxagent/core';
 import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
@@ -463,5 +464,66 @@ describe('otelHook nesting across agents', () => {
     );
     expect(tracing.parentName(tracing.span('execute_tool research'))).toBe('invoke_agent lead');
     expect(trace.getActiveSpan()).toBeUndefined();
+  });
+
+  it("nests an asTool sub-agent's call under the caller's tool span, at every level and on resume", async () => {
+    const hook = otelHook({ tracer: tracing.provider.getTracer('test') });
+    const model = (script: ScriptedReply[]) =>
+      new ScriptedChatModel(script, { modelName: 'gpt-test' });
+    const pay = tool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: ({ amount }) => `paid ${amount}`,
+    });
+    const payments = new ReActAgent({
+      name: 'payments',
+      sysPrompt: 'Pay.',
+      model: model([{ toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: 3 } }] }, 'Paid.']),
+      toolkit: new Toolkit([pay]),
+      hooks: [hook],
+    });
+    const booking = new ReActAgent({
+      name: 'booking',
+      sysPrompt: 'Book.',
+      model: model([
+        { toolCalls: [{ id: 'b1', name: 'ask_payments', arguments: { request: 'pay 3' } }] },
+        'Booked.',
+      ]),
+      toolkit: new Toolkit([payments.asTool({ name: 'ask_payments' })]),
+      hooks: [hook],
+    });
+    const travel = new ReActAgent({
+      name: 'travel',
+      sysPrompt: 'Plan.',
+      model: model([
+        { toolCalls: [{ id: 't1', name: 'ask_booking', arguments: { request: 'book' } }] },
+        'Done.',
+      ]),
+      toolkit: new Toolkit([booking.asTool({ name: 'ask_booking' })]),
+      hooks: [hook],
+    });
+
+    const stopped = await ask(travel, 'go');
+    expect(stopped.metadata['generateReason']).toBe('approval_required');
+    const first = tracing.spans();
+    const parentOf = (name: string) =>
+      first.filter((span) => span.name === name).map((span) => tracing.parentName(span));
+    expect(parentOf('invoke_agent booking')).toEqual(['execute_tool ask_booking']);
+    expect(parentOf('invoke_agent payments')).toEqual(['execute_tool ask_payments']);
+    expect(parentOf('execute_tool ask_payments')).toEqual(['invoke_agent booking']);
+    expect(parentOf('execute_tool ask_booking')).toEqual(['invoke_agent travel']);
+    tracing.exporter.reset();
+
+    await lastValueFrom(travel.call(toolDecisions({ approve: ['p1'] })));
+    expect(tracing.parentName(tracing.span('invoke_agent payments'))).toBe(
+      'execute_tool ask_payments',
+    );
+    expect(tracing.parentName(tracing.span('execute_tool pay'))).toBe('invoke_agent payments');
+    expect(tracing.parentName(tracing.span('invoke_agent booking'))).toBe(
+      'execute_tool ask_booking',
+    );
+    expect(tracing.parentName(tracing.span('invoke_agent travel'))).toBe('(root)');
   });
 });

@@ -29,6 +29,7 @@ import { callStatsMetadata } from './loop/callStats.js';
 import { emptyAnswerDecision } from './loop/emptyAnswer.js';
 import { Handoffs } from './loop/handoffs.js';
 import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
+import { nestedApprovalStep, resumedCalls } from './loop/nestedApproval.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
 import { runReactLoop } from './loop/reactLoop.js';
@@ -165,8 +166,10 @@ export class ReActAgent extends AgentBase {
         : admitInput(transcript, msgs, this.#maxInputChars, isTool);
       // Tools remembered with the decisions are approved from now on (kept in state).
       const decided = admitted?.kind === 'act' ? admitted.decisions : undefined;
-      if (decided && decided.remember.length > 0)
-        this.#approvals.remember(decided.remember, decided.by, decided.at);
+      // (A sub-agent's tools named there are remembered by that sub-agent, when it resumes.)
+      const remembered = decided?.remember.filter(isTool) ?? [];
+      if (decided && remembered.length > 0)
+        this.#approvals.remember(remembered, decided.by, decided.at);
       const state = this.createCallState(context, transcript);
       state.approvalRules = this.#approvalRules;
       state.approvals = this.#approvals;
@@ -328,13 +331,17 @@ export class ReActAgent extends AgentBase {
     decisions: Decisions | undefined,
     resolved: Resolutions | undefined,
   ): Observable<Step> {
+    const resumed = resumedCalls(state.transcript, calls, decisions);
     const setup = {
       concurrency: this.#concurrency,
       dedupe: this.#dedupe,
       invalidArguments,
       ...(resolved && { resolved }),
+      ...(resumed !== undefined && { resumed }),
     };
-    return decidedActing(state, calls, setup, decisions, ({ results, stopRequested }): Step => {
+    return decidedActing(state, calls, setup, decisions, (outcome): Step => {
+      const { results, stopRequested, suspended } = outcome;
+      if (suspended.length > 0) return nestedApprovalStep(state.transcript, suspended);
       const handoff = this.#handoffs.finalStep(calls, results, state.transcript);
       if (handoff) return handoff;
       const finished = this.onActingComplete(results, state);

@@ -1,4 +1,11 @@
-import { handoffOf, isJsonObject, type Msg, replyMetadata, toolUses } from '@rxagent/core';
+import {
+  handoffOf,
+  isJsonObject,
+  type Msg,
+  pendingCallPath,
+  replyMetadata,
+  toolUses,
+} from '@rxagent/core';
 import { LINE_LIMIT, toolCallLine } from './lineParts.js';
 import type { Style } from './style.js';
 import { compactJson, oneLine, truncate } from './text.js';
@@ -34,16 +41,21 @@ export function reasonLines(msg: Msg, style: Style): string[] {
   }
 }
 
-/** `⏸ approval required: pay({"amount":500})` for each call that waits for a decision. */
+/**
+ * `⏸ approval required: pay({"amount":500})` for each call that waits for a decision, with
+ * ` · travel › booking` for a call a sub-agent made.
+ */
 function approvalLines(msg: Msg, style: Style): string[] {
-  const { approvalRequired = [] } = replyMetadata(msg);
+  const { approvalRequired = [], pendingToolCalls } = replyMetadata(msg);
   const waiting = new Set(approvalRequired);
-  return toolUses(msg)
+  return (pendingToolCalls ?? toolUses(msg))
     .filter((call) => waiting.has(call.id))
-    .map(
-      (call) =>
-        `${style.yellow('⏸ approval required:')} ${style.magenta(call.name)}(${style.dim(truncate(compactJson(call.input), LINE_LIMIT))})`,
-    );
+    .map((call) => {
+      // A call made inside a sub-agent says whose it is.
+      const path = pendingCallPath(call);
+      const where = path === undefined ? '' : style.dim(` · ${path.join(' › ')}`);
+      return `${style.yellow('⏸ approval required:')} ${style.magenta(call.name)}(${style.dim(truncate(compactJson(call.input), LINE_LIMIT))})${where}`;
+    });
 }
 
 /** The finish guard's verdict recorded on the reply (`metadata.finishGuard`). */

@@ -3,7 +3,10 @@ import {
   type HookEventSnapshot,
   isJsonObject,
   type Msg,
+  type NestedAgentEvent,
+  pendingCallPath,
   type ReplyEvent,
+  replyMetadata,
   textOf,
   toolOutputText,
 } from '@rxagent/core';
@@ -40,6 +43,12 @@ type Snapshot<T extends HookEventSnapshot['type']> = Extract<HookEventSnapshot, 
  */
 export function formatEvent(event: AgentEvent, state: RenderState, now: number): Rendered {
   const style = styleFor(state.color);
+  if (event.type !== 'reply' && event.path !== undefined)
+    return formatNested(event as NestedAgentEvent, state, style);
+  if (event.type === 'actingChunk') {
+    const echoed = withoutEcho(state, event.agent.name, event.chunk);
+    if (echoed !== undefined) return { text: '', state: echoed };
+  }
   switch (event.type) {
     case 'reasoningChunk':
       return formatChunk(event, state, style);
@@ -94,28 +103,116 @@ function formatChunk(
   event: Snapshot<'reasoningChunk'>,
   state: RenderState,
   style: Style,
+  nested?: { readonly path: string; readonly prefix: string },
 ): Rendered {
   let text = '';
   let next = state;
   const name = event.agent.name;
   const { thinking, text: delta } = event.delta;
+  const path = nested?.path;
+  const prefix = nested?.prefix ?? '';
+  const indent = (part: string): string =>
+    prefix === '' ? part : part.replaceAll('\n', `\n${prefix}`);
   if (thinking && state.showThinking) {
-    if (next.open !== 'thinking') {
-      text += `${closing(next)}${style.dim(`${name} (thinking): `)}`;
-      next = { ...next, open: 'thinking' };
-    }
-    text += style.dim(thinking);
+    if (next.open !== 'thinking' || next.openPath !== path) {
+      text += `${closing(next)}${prefix}${style.dim(`${name} (thinking): `)}`;
+      next = { ...next, open: 'thinking', openPath: path };
+    } else if (next.atLineStart) text += prefix;
+    text += style.dim(indent(trimEnd(thinking)));
+    if (thinking.endsWith('\n')) text += '\n';
     next = { ...next, atLineStart: thinking.endsWith('\n') };
   }
   if (delta) {
-    if (next.open !== 'text') {
-      text += `${closing(next)}${style.bold(style.cyan(`${name}:`))} `;
-      next = { ...next, open: 'text' };
-    }
-    text += delta;
-    next = { ...next, atLineStart: delta.endsWith('\n'), streamedId: event.accumulated.id };
+    if (next.open !== 'text' || next.openPath !== path) {
+      text += `${closing(next)}${prefix}${style.bold(style.cyan(`${name}:`))} `;
+      next = { ...next, open: 'text', openPath: path };
+    } else if (next.atLineStart) text += prefix;
+    text += indent(trimEnd(delta));
+    if (delta.endsWith('\n')) text += '\n';
+    next = { ...next, atLineStart: delta.endsWith('\n') };
+    if (nested === undefined) next = { ...next, streamedId: event.accumulated.id };
   }
   return { text, state: next };
+}
+
+/** `text` without one trailing newline (added back after indenting the rest). */
+function trimEnd(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/**
+ * A sub-agent's event (it has a `path`), indented one `│` per level under the tool call that
+ * runs it: its streamed text and thinking (labelled with its name), its tool calls and
+ * results, errors, summaries and why its call ended when it was not a plain answer (an
+ * approval stop, say). Its text, which its caller's tool also streams as chunks, is printed
+ * once.
+ */
+function formatNested(event: NestedAgentEvent, state: RenderState, style: Style): Rendered {
+  const path = event.path.join('/');
+  const prefix = style.dim('  │ '.repeat(event.path.length - 1));
+  const at = (out: readonly string[]): Rendered =>
+    lines(
+      state,
+      out.map((line) => prefix + line),
+    );
+  switch (event.type) {
+    case 'reasoningChunk': {
+      const rendered = formatChunk(event, state, style, { path, prefix });
+      const text = event.delta.text;
+      if (!text) return rendered;
+      const at = callerOf(event.path);
+      const echo = { ...state.echo, [at]: (state.echo?.[at] ?? '') + text };
+      return { ...rendered, state: { ...rendered.state, echo } };
+    }
+    case 'actingChunk': {
+      const echoed = withoutEcho(state, path, event.chunk);
+      if (echoed !== undefined) return { text: '', state: echoed };
+      return formatToolChunk(event, state, style, { path, prefix });
+    }
+    case 'preActing':
+      return at([toolCallLine(event.toolCall.name, event.toolCall.input, style)]);
+    case 'postActing':
+      return at([toolResultLine(event, style)]);
+    case 'preSummary':
+      return at([style.yellow(`↯ ${summaryCause(event)}: one last answer without tools`)]);
+    case 'error':
+      return at([style.red(`✗ ${event.agent.name} error: ${errorMessage(event.error)}`)]);
+    case 'postCall':
+      // A stop that waits on a deeper agent was shown where that agent stopped.
+      return waitsDeeper(event.reply) ? { text: '', state } : at(reasonLines(event.reply, style));
+    default:
+      return { text: '', state };
+  }
+}
+
+/** Whether `reply` is an approval stop whose waiting calls all belong to deeper agents. */
+function waitsDeeper(reply: Msg): boolean {
+  const { generateReason, pendingToolCalls = [] } = replyMetadata(reply);
+  return (
+    generateReason === 'approval_required' &&
+    pendingToolCalls.length > 0 &&
+    pendingToolCalls.every((call) => pendingCallPath(call) !== undefined)
+  );
+}
+
+/** The path of the agent whose tool runs the agent at `path` (its name alone at the top). */
+function callerOf(path: readonly string[]): string {
+  return path.slice(0, -1).join('/');
+}
+
+/**
+ * When a chunk of a tool of the agent at `at` repeats text a sub-agent already streamed:
+ * the state with that text consumed; else `undefined` (the chunk is printed).
+ */
+function withoutEcho(
+  state: RenderState,
+  at: string,
+  chunk: Snapshot<'actingChunk'>['chunk'],
+): RenderState | undefined {
+  const pending = state.echo?.[at];
+  const text = chunkText(chunk);
+  if (pending === undefined || text === '' || !pending.startsWith(text)) return undefined;
+  return { ...state, echo: { ...state.echo, [at]: pending.slice(text.length) } };
 }
 
 /**
@@ -127,10 +224,11 @@ function formatToolChunk(
   event: Snapshot<'actingChunk'>,
   state: RenderState,
   style: Style,
+  nested?: { readonly path: string; readonly prefix: string },
 ): Rendered {
   const delta = chunkText(event.chunk);
   if (delta === '') return { text: '', state };
-  const prefix = style.dim('  ┆ ');
+  const prefix = `${nested?.prefix ?? ''}${style.dim('  ┆ ')}`;
   const id = event.toolCall.id;
   let text = '';
   if (state.open !== 'tool' || state.toolCallId !== id) text = closing(state) + prefix;
@@ -139,7 +237,16 @@ function formatToolChunk(
   const body = endsLine ? delta.slice(0, -1) : delta;
   text += body.includes('\n') ? body.replaceAll('\n', `\n${prefix}`) : body;
   if (endsLine) text += '\n';
-  return { text, state: { ...state, open: 'tool', toolCallId: id, atLineStart: endsLine } };
+  return {
+    text,
+    state: {
+      ...state,
+      open: 'tool',
+      toolCallId: id,
+      atLineStart: endsLine,
+      openPath: nested?.path,
+    },
+  };
 }
 
 function chunkText(chunk: Snapshot<'actingChunk'>['chunk']): string {
@@ -255,7 +362,13 @@ function closing(state: RenderState): string {
 }
 
 function closed(state: RenderState): RenderState {
-  return { ...state, open: undefined, toolCallId: undefined, atLineStart: true };
+  return {
+    ...state,
+    open: undefined,
+    toolCallId: undefined,
+    atLineStart: true,
+    openPath: undefined,
+  };
 }
 
 /** Closes an open stream line, then writes each of `out` as a whole line. */

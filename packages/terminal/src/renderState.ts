@@ -18,6 +18,17 @@ export interface RenderState {
   readonly open: 'text' | 'thinking' | 'tool' | undefined;
   /** The tool call whose streamed output is open (`open === 'tool'`). */
   readonly toolCallId: string | undefined;
+  /**
+   * Whose stream is open: the path (joined by `/`) of the sub-agent whose text or tool
+   * output it is, `undefined` for the streamed agent's own.
+   */
+  readonly openPath?: string | undefined;
+  /**
+   * Text sub-agents streamed that the tool running them has not repeated yet, by the path of
+   * the agent whose tool it is (an agent used as a tool streams its text as the tool's
+   * chunks too, a chunk behind): a chunk that repeats it is not printed twice.
+   */
+  readonly echo?: Readonly<Record<string, string>> | undefined;
   /** Whether the last character written was a newline (or nothing was written yet). */
   readonly atLineStart: boolean;
   /** The id of the last reply whose text was streamed, so the reply is not printed twice. */

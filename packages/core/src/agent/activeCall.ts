@@ -99,6 +99,7 @@ export class ActiveCall {
       input,
       systemPrompt: context.systemPrompt,
       ...(this.#recovering && { recovered: true }),
+      ...(context.options.caller !== undefined && { caller: context.options.caller }),
     };
     const proceed = (pre: PreCallEvent): void => {
       context.systemPrompt = pre.systemPrompt;

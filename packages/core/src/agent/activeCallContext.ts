@@ -33,6 +33,7 @@ export class ActiveCallContext implements CallContext {
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
   readonly #sink: ((event: AgentEvent) => void) | undefined;
+  readonly forwardEvent: ((event: AgentEvent) => void) | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
 
@@ -48,6 +49,7 @@ export class ActiveCallContext implements CallContext {
     this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
     this.#sink = sink;
+    this.forwardEvent = sink;
   }
 
   /**

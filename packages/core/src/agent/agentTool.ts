@@ -1,14 +1,18 @@
-import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap } from 'rxjs';
+import { defaultIfEmpty, defer, filter, map, type Observable, of, switchMap, tap } from 'rxjs';
 import { z } from 'zod';
 import type { Budget } from '../budget/budget.js';
+import { ApprovalPendingError } from '../errors.js';
 import { type Msg, userMsg } from '../message/msg.js';
+import { nestPendingCalls } from '../message/pendingToolCall.js';
 import { textOf } from '../message/readers.js';
+import { toolDecisions } from '../message/toolDecisions.js';
 import { sanitizeName } from '../model/formatMessages.js';
 import { checkOptions } from '../options/checkOptions.js';
 import { type Tool, type ToolExecutionContext, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { CallOptions } from './callOptions.js';
+import { replyMetadata } from './replyMetadata.js';
 import { subAgentBudget, usageReportOf } from './subAgentUsage.js';
 
 /** Options of `agent.asTool()`. */
@@ -43,14 +47,21 @@ const parameters = z.object({
 /**
  * A Tool that delegates to `agent` (see `AgentBase.asTool`): each run calls the agent with
  * the request as a user message and returns its reply's text. The agent's streamed text
- * arrives as the run's chunks (the caller's `actingChunk` events). An interrupted reply or a
- * failed call (including `AgentBusyError` when the agent is already running) is an error
- * result. Aborting the run cancels the agent's call at once, leaving it callable again.
+ * arrives as the run's chunks (the caller's `actingChunk` events), and, while the caller is
+ * streamed, every event of the agent goes to the caller's `stream()` with `path` (see
+ * `AgentEvent`). An interrupted reply or a failed call (including `AgentBusyError` when the
+ * agent is already running) is an error result. A reply that waits for approval
+ * (`approval_required`) ends the run with an `ApprovalPendingError` listing the agent's
+ * pending calls with their `metadata.path`: a ReActAgent caller then stops for approval
+ * too, and its `call(toolDecisions(...))` runs this tool again with `context.resume`, which
+ * calls the agent with the decisions about its own calls (`call()` with no input when there
+ * are none: every pending call approved) and returns the reply it then gives.
+ * Aborting the run cancels the agent's call at once, leaving it callable again.
  * The agent keeps its own memory and never sees the caller's conversation, only the request.
  * Not deduplicated: the same request may get a new answer. The agent's call gets the
- * caller's remaining budget (`context.budget`, tightened by the agent's own `budget`), and
- * its reply's usage goes to the caller through `context.reportUsage` (so the caller's
- * `usage` and `usageByAgent` include it).
+ * caller's remaining budget (`context.budget`, tightened by the agent's own `budget`) and
+ * who is asking (`context.callContext`), and its reply's usage goes to the caller through
+ * `context.reportUsage` (so the caller's `usage` and `usageByAgent` include it).
  */
 export function agentTool(
   agent: StreamingAgent,
@@ -69,10 +80,15 @@ export function agentTool(
     parameters,
     dedupe: false,
     ...(recovered && { idempotent: true }),
-    execute: ({ request }, context) =>
-      recovered
+    execute: ({ request }, context) => {
+      if (context.resume !== undefined) {
+        const { decisions } = context.resume;
+        return delegate(agent, decisions ? toolDecisions(decisions) : undefined, context);
+      }
+      return recovered
         ? delegateDurably(agent, request, `${context.toolCallId}:request`, recovered, context)
-        : delegate(agent, request, context),
+        : delegate(agent, userMsg(request), context);
+    },
   });
 }
 
@@ -91,32 +107,39 @@ function delegateDurably(
     map((reply) => replyText(agent, reply, context)),
     defaultIfEmpty(undefined),
     switchMap((text) =>
-      text === undefined ? delegate(agent, request, context, requestId) : of(text),
+      text === undefined ? delegate(agent, userMsg(request, { id: requestId }), context) : of(text),
     ),
   );
 }
 
 /**
- * The agent's text deltas, then the text of its reply; errors when the reply is interrupted.
- * The call gets the caller's remaining budget (tightened by the agent's own), and its
- * reply's usage is reported to the caller (`context.reportUsage`).
+ * The agent's text deltas, then the text of its reply; each of its events forwarded to the
+ * caller's stream with its path. Errors when the reply is interrupted or waits for approval.
+ * The call gets the caller's remaining budget (tightened by the agent's own) and its
+ * `callContext`; its reply's usage is reported to the caller (`context.reportUsage`).
  */
 function delegate(
   agent: StreamingAgent,
-  request: string,
+  input: Msg | undefined,
   context: ToolExecutionContext,
-  id?: string,
 ): Observable<string> {
-  const input = id === undefined ? userMsg(request) : userMsg(request, { id });
+  const forward = context.forwardEvent;
+  const outer = context.agent?.name;
+  const caller = context.agent && { agent: context.agent, toolCallId: context.toolCallId };
   const budget = subAgentBudget(context.budget, agent.budget);
   // Who is asking goes on to the agent: its hooks, tools and approval rules see it too.
   const { callContext } = context;
-  const options = {
+  const options: CallOptions = {
+    ...(caller && { caller }),
     ...(budget !== undefined && { budget }),
     ...(callContext !== undefined && { callContext }),
   };
   return defer(() => agent.stream(input, options)).pipe(
-    filter((event) => event.type === 'reply' || hasText(event)),
+    tap((event) => {
+      if (forward !== undefined && event.type !== 'reply')
+        forward(nestedEvent(event, agent, outer));
+    }),
+    filter((event) => event.type === 'reply' || (hasText(event) && event.path === undefined)),
     map((event) =>
       event.type === 'reply'
         ? replyText(agent, event.msg, context)
@@ -125,10 +148,30 @@ function delegate(
   );
 }
 
+/** `event` of `agent` as its caller's stream carries it: `path` from the caller down. */
+function nestedEvent(
+  event: Exclude<AgentEvent, { type: 'reply' }>,
+  agent: StreamingAgent,
+  outer: string | undefined,
+): AgentEvent {
+  const path = event.path ?? [agent.name];
+  return Object.freeze({ ...event, path: outer === undefined ? path : [outer, ...path] });
+}
+
 function replyText(agent: StreamingAgent, reply: Msg, context: ToolExecutionContext): string {
+  // What the agent spent counts for the caller, also when it stopped for approval.
   context.reportUsage?.(usageReportOf(agent.name, reply));
-  if (reply.metadata['generateReason'] === 'interrupted') {
+  const reason = reply.metadata['generateReason'];
+  if (reason === 'interrupted') {
     throw new Error(`agent "${agent.name}" was interrupted: ${textOf(reply)}`);
+  }
+  if (reason === 'approval_required') {
+    const { pendingToolCalls = [], approvalRequired = [] } = replyMetadata(reply);
+    throw new ApprovalPendingError(
+      agent.name,
+      nestPendingCalls(pendingToolCalls, agent.name, context.agent?.name),
+      approvalRequired,
+    );
   }
   return textOf(reply);
 }

@@ -5,6 +5,7 @@ import type { Msg } from '../message/msg.js';
 import type { Usage } from '../model/chatModel.js';
 import type { UsageByAgent } from '../model/usageByAgent.js';
 import type { Agent } from './agent.js';
+import type { AgentEvent } from './agentEvent.js';
 import type { CallOptions } from './callOptions.js';
 
 /**
@@ -41,6 +42,11 @@ export interface CallContext {
    * it. Cold; one value, then completes; errors with a hook's error.
    */
   notify<E extends HookEvent>(event: E): Observable<E>;
+  /**
+   * Present while the call is streamed: emits a nested agent's event (one with `path`, see
+   * `AgentEvent`) on this call's `stream()`, without running this agent's hooks on it.
+   */
+  readonly forwardEvent?: ((event: AgentEvent) => void) | undefined;
   /** Whether a hook or a `stream()` subscriber receives events of `type` in this call. */
   listens(type: HookEventType): boolean;
   /**

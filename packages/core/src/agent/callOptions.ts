@@ -32,6 +32,21 @@ export interface CallOptions {
    * passed to agents called as tools. Frozen for the call; not sent to the model.
    */
   readonly callContext?: JsonObject;
+  /**
+   * The agent and tool call this call runs inside, when an agent's tool called it
+   * (`agent.asTool()` sets it): hooks see it on `preCall` (a tracer nests the call's span
+   * under that tool call's).
+   */
+  readonly caller?: CallerRef;
+}
+
+/**
+ * Which agent's tool call a call runs inside (see `CallOptions.caller`): `agent` is that
+ * agent (an `Agent`; typed by what every agent has, so this module needs no agent import).
+ */
+export interface CallerRef {
+  readonly agent: { readonly id: string; readonly name: string };
+  readonly toolCallId: string;
 }
 
 /** What `interrupt()` was given; passed to `handleInterrupt`. */

@@ -2,6 +2,7 @@ import type { BudgetSpent } from '../budget/budget.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
+import type { PendingToolCall } from '../message/pendingToolCall.js';
 import type { Usage } from '../model/chatModel.js';
 import { isUsageByAgent, type UsageByAgent } from '../model/usageByAgent.js';
 
@@ -73,8 +74,11 @@ export interface ReplyMetadata {
   readonly interrupted?: boolean;
   /** The Msg holds the text of a reply cut mid-stream. */
   readonly partial?: boolean;
-  /** With `approval_required`: the reply's tool calls, all waiting (approved or not). */
-  readonly pendingToolCalls?: readonly ToolUseBlock[];
+  /**
+   * With `approval_required`: the tool calls waiting (approved or not): the reply's own, or,
+   * when the stop came from inside a sub-agent, that agent's, each with `metadata.path`.
+   */
+  readonly pendingToolCalls?: readonly PendingToolCall[];
   /** With `approval_required`: the ids of the calls that need a decision. */
   readonly approvalRequired?: readonly string[];
   /** The model gave an empty final answer twice (after one reminder). */
@@ -130,7 +134,7 @@ export function replyMetadata(msg: Msg): ReplyMetadata {
   }
   const pending = m['pendingToolCalls'];
   if (Array.isArray(pending) && pending.every(isToolUse))
-    out.pendingToolCalls = pending as unknown as ToolUseBlock[];
+    out.pendingToolCalls = pending as unknown as PendingToolCall[];
   const ids = m['approvalRequired'];
   if (Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
     out.approvalRequired = ids as string[];

@@ -1,4 +1,5 @@
 import type { Agent } from '../agent/agent.js';
+import type { CallerRef } from '../agent/callOptions.js';
 import type { JsonObject } from '../json.js';
 import type { ToolResultBlock, ToolUseBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
@@ -18,6 +19,8 @@ export interface PreCallEvent extends EventBase {
   systemPrompt: string;
   /** `true` when `recover()` continues a call a stopped process left unfinished. */
   readonly recovered?: boolean;
+  /** The agent and tool call this call runs inside (`CallOptions.caller`), if any. */
+  readonly caller?: CallerRef;
 }
 
 /** After `doCall` (or the interrupt reply): hooks may replace the reply. */

@@ -11,6 +11,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   maxIters: true,
   budget: true,
   callContext: true,
+  caller: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors.js';
 import { userMsg } from './msg.js';
-import { readToolDecisions, toolDecisions } from './toolDecisions.js';
+import { readToolDecisions, restrictDecisions, toolDecisions } from './toolDecisions.js';
 
 describe('toolDecisions', () => {
   it('makes a content-less user Msg carrying the decisions in metadata', () => {
@@ -109,6 +109,27 @@ describe('readToolDecisions', () => {
       edit: { d: { n: 1 } },
       remember: ['t'],
       at: msg.timestamp,
+    });
+  });
+});
+
+describe('restrictDecisions', () => {
+  it('keeps the ids given in approve and in every id-keyed field, and passes the rest on', () => {
+    const decisions = {
+      approve: ['a', 'x'],
+      deny: { b: 'no', y: 'never' },
+      edit: { a: { n: 1 }, z: { n: 2 } },
+      by: 'alice',
+    };
+    expect(restrictDecisions(decisions, new Set(['a', 'b']))).toEqual({
+      approve: ['a'],
+      deny: { b: 'no' },
+      edit: { a: { n: 1 } },
+      by: 'alice',
+    });
+    expect(restrictDecisions({ approve: ['x'], deny: {} }, new Set(['a']))).toEqual({
+      approve: [],
+      deny: {},
     });
   });
 });

@@ -147,3 +147,23 @@ export function readToolDecisions(msg: Msg): ReadToolDecisions | undefined {
     at: msg.timestamp,
   };
 }
+
+/**
+ * The part of `decisions` that concerns the tool calls `ids` (the calls a sub-agent made,
+ * when an agent resumes it inside its own tool call): `approve` keeps those ids, every field
+ * keyed by call id (`deny`, and any other such record) keeps those keys, and every other
+ * field (who decided, say) is passed on as it is.
+ */
+export function restrictDecisions<D extends ToolDecisions>(
+  decisions: D,
+  ids: ReadonlySet<string>,
+): D {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(decisions)) {
+    if (key === 'approve' && Array.isArray(value)) out[key] = value.filter((id) => ids.has(id));
+    else if (isJsonObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).filter(([id]) => ids.has(id)));
+    else out[key] = value;
+  }
+  return out as D;
+}

@@ -4,6 +4,7 @@ import type { CallContext } from '../agent/callContext.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
+import { toolDecisions } from '../message/toolDecisions.js';
 import { EchoAgent, FailingAgent, ManualAgent, RecordingAgent } from '../testing/testAgents.js';
 import { handoffPipeline } from './handoffPipeline.js';
 
@@ -137,5 +138,53 @@ describe('handoffPipeline', () => {
       const bad = handoffPipeline([echo], userMsg('x'), { maxHandoffs });
       await expect(lastValueFrom(bad)).rejects.toThrow(/maxHandoffs must be a whole number/);
     }
+  });
+
+  it('starts with the agent startWith names, whose toolDecisions input the others never hear', async () => {
+    const triage = new DeskAgent('triage', []);
+    const billing = new DeskAgent('billing', ['>technical']);
+    const technical = new DeskAgent('technical', ['Fixed.']);
+    const decisions = toolDecisions({ approve: ['c1'] });
+    const reply = await lastValueFrom(
+      handoffPipeline([triage, billing, technical], decisions, { startWith: 'billing' }),
+    );
+    expect(textOf(reply)).toBe('Fixed.');
+    expect(reply.metadata['handoffPath']).toEqual(['billing', 'technical']);
+    expect(triage.calls).toEqual([]);
+    expect(billing.calls).toEqual([[decisions]]);
+    expect(texts(technical.observed)).toEqual(['Transferred to technical.']);
+  });
+
+  it('stamps each pending call of an approval stop with a path starting at the agent that stopped', async () => {
+    const own = { type: 'tool_use' as const, id: 'c1', name: 'refund', input: {} };
+    const inner = { ...own, id: 'c2', metadata: { path: ['billing', 'ledger'] } };
+    class StoppingAgent extends RecordingAgent {
+      protected doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
+        this.record(msgs, context);
+        const metadata = {
+          generateReason: 'approval_required',
+          pendingToolCalls: [own, inner],
+          approvalRequired: ['c1', 'c2'],
+        };
+        return of(assistantMsg([own], { name: this.name, metadata }));
+      }
+    }
+    const triage = new DeskAgent('triage', ['>billing']);
+    const reply = await lastValueFrom(
+      handoffPipeline([triage, new StoppingAgent({ name: 'billing' })], userMsg('refund')),
+    );
+    expect(reply.metadata['handoffPath']).toEqual(['triage', 'billing']);
+    expect(reply.metadata['pendingToolCalls']).toEqual([
+      { ...own, metadata: { path: ['billing'] } },
+      inner,
+    ]);
+  });
+
+  it('rejects a startWith that names no agent of the pipeline', async () => {
+    const echo = new EchoAgent({ name: 'echo' });
+    const bad = handoffPipeline([echo], userMsg('x'), { startWith: 'nobody' });
+    await expect(lastValueFrom(bad)).rejects.toThrow(InvalidArgumentError);
+    await expect(lastValueFrom(bad)).rejects.toThrow(/startWith names "nobody"/);
+    expect(echo.calls).toEqual([]);
   });
 });

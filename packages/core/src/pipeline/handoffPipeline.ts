@@ -5,6 +5,8 @@ import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
 import { type Msg, withMetadata } from '../message/msg.js';
+import { nestPendingCalls } from '../message/pendingToolCall.js';
+import { readToolDecisions } from '../message/toolDecisions.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
 import { checkOptions } from '../options/checkOptions.js';
@@ -15,6 +17,13 @@ import { handoffOf } from './handoffOf.js';
 export interface HandoffOptions {
   /** Handoffs followed at most (default 5); a reply asking for one more is a `HandoffError`. */
   readonly maxHandoffs?: number;
+  /**
+   * The name of the agent called first (default: `agents[0]`'s). To resume a pipeline that
+   * stopped with `approval_required`, call it again with the `toolDecisions()` as input and
+   * `startWith` the agent that stopped (the last name of the reply's `handoffPath`, the first
+   * of each pending call's `metadata.path`).
+   */
+  readonly startWith?: string;
 }
 
 const WHERE = 'handoffPipeline()';
@@ -30,7 +39,11 @@ const WHERE = 'handoffPipeline()';
  *
  * Cold. Emits the last reply, with `metadata.handoffPath` (the names of the agents called,
  * in order) and, when there was a handoff, `metadata.usage` summed over every hop with
- * `metadata.usageByAgent` by agent name, then completes. Errors with `HandoffError` when a reply hands off to a name not
+ * `metadata.usageByAgent` by agent name, then completes. When an agent's call stops for
+ * approval (`approval_required`), that reply is the last: each of its `pendingToolCalls` gets
+ * `metadata.path` starting with that agent's name; resume with
+ * `handoffPipeline(agents, toolDecisions(...), { startWith: name })`, which calls that agent
+ * first with the decisions (not heard by the others) and follows its handoffs from there. Errors with `HandoffError` when a reply hands off to a name not
  * among `agents` or asks for more than `maxHandoffs` hops, with `InvalidArgumentError` for bad
  * arguments (including two agents of one name), and with any agent's call error.
  * Unsubscribing cancels the call in flight; interrupting the running agent (`agent.interrupt()`,
@@ -53,10 +66,10 @@ export function handoffPipeline(
   options: HandoffOptions = {},
 ): Observable<Msg> {
   return defer(() => {
-    checkOptions(options, ['maxHandoffs'], WHERE);
+    checkOptions(options, ['maxHandoffs', 'startWith'], WHERE);
     const list = checkAgents(agents, WHERE, { allowEmpty: false });
     const run = new HandoffRun(list, maxHandoffsOf(options));
-    return run.start(list[0]!, input);
+    return run.start(run.first(options.startWith) ?? list[0]!, input);
   });
 }
 
@@ -83,8 +96,20 @@ class HandoffRun {
     }
   }
 
+  /** The agent named `name` (none when `name` is undefined); throws for an unknown name. */
+  first(name: string | undefined): AgentBase | undefined {
+    if (name === undefined) return undefined;
+    const agent = this.#byName.get(name);
+    if (agent !== undefined) return agent;
+    const names = [...this.#byName.keys()].map((known) => `"${known}"`).join(', ');
+    throw new InvalidArgumentError(
+      `${WHERE}: options.startWith names "${name}", which is not one of the pipeline's agents (${names}).`,
+    );
+  }
+
   start(first: AgentBase, input: Msg | readonly Msg[] | undefined): Observable<Msg> {
-    const msgs = normalizeInput(input, WHERE);
+    // A toolDecisions() Msg is control for the agent called first, not conversation.
+    const msgs = normalizeInput(input, WHERE).filter((msg) => readToolDecisions(msg) === undefined);
     this.#conversation.push(...msgs);
     this.#hear(first, msgs);
     return this.#call(first, input);
@@ -103,7 +128,7 @@ class HandoffRun {
     const handoff = handoffOf(reply);
     if (handoff === undefined) {
       const usage = this.#path.length > 1 ? this.#usage.metadata() : {};
-      return of(withMetadata(reply, { handoffPath: [...this.#path], ...usage }));
+      return of(lastReply(agent, reply, [...this.#path], usage));
     }
     const target = this.#byName.get(handoff.to);
     if (target === undefined) {
@@ -142,6 +167,23 @@ class HandoffRun {
     }
     return heard;
   }
+}
+
+/**
+ * The pipeline's last reply, with `handoffPath`; in an approval stop, each pending call's
+ * `metadata.path` starts with the name of the agent that stopped.
+ */
+/** The pipeline's last reply: its path, `extra` (the usage of every hop), nested pending calls. */
+function lastReply(agent: AgentBase, reply: Msg, handoffPath: string[], extra: JsonObject): Msg {
+  const { generateReason, pendingToolCalls } = replyMetadata(reply);
+  if (generateReason !== 'approval_required' || pendingToolCalls === undefined)
+    return withMetadata(reply, { handoffPath, ...extra });
+  const pending = nestPendingCalls(pendingToolCalls, agent.name, undefined);
+  return withMetadata(reply, {
+    handoffPath,
+    ...extra,
+    pendingToolCalls: pending as unknown as JsonObject[],
+  });
 }
 
 function maxHandoffsOf(options: HandoffOptions): number {

@@ -8,6 +8,7 @@ import {
   type TeardownLogic,
 } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
 import type { Budget } from '../budget/budget.js';
 import { LazyAbortController } from '../internal/lazyAbortController.js';
 import type { JsonObject } from '../json.js';
@@ -17,6 +18,7 @@ import type {
   ToolEvent,
   ToolExecutionContext,
   ToolOutput,
+  ToolResume,
   ToolReturn,
   ToolUsageReport,
 } from './tool.js';
@@ -208,6 +210,8 @@ class RunContext implements ToolExecutionContext {
   readonly budget?: Budget;
   readonly reportUsage?: (report: ToolUsageReport) => void;
   readonly callContext?: JsonObject;
+  readonly resume?: ToolResume;
+  readonly forwardEvent?: (event: AgentEvent) => void;
   readonly #controller: LazyAbortController;
 
   constructor(context: ToolExecutionContext, controller: LazyAbortController) {
@@ -216,6 +220,8 @@ class RunContext implements ToolExecutionContext {
     if (context.budget !== undefined) this.budget = context.budget;
     if (context.reportUsage !== undefined) this.reportUsage = context.reportUsage;
     if (context.callContext !== undefined) this.callContext = context.callContext;
+    if (context.resume !== undefined) this.resume = context.resume;
+    if (context.forwardEvent !== undefined) this.forwardEvent = context.forwardEvent;
     this.#controller = controller;
   }
 

@@ -1,9 +1,11 @@
 import type { Observable } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
 import type { Budget } from '../budget/budget.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../message/contentBlock.js';
+import type { ToolDecisions } from '../message/toolDecisions.js';
 import type { Usage } from '../model/chatModel.js';
 import type { UsageByAgent } from '../model/usageByAgent.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
@@ -60,6 +62,18 @@ export interface ToolExecutionContext {
    * calling call's `usage`, `usageByAgent` and budget.
    */
   readonly reportUsage?: (report: ToolUsageReport) => void;
+  /**
+   * Set when this run resumes a call whose earlier run ended with an
+   * `ApprovalPendingError` (calls inside it waited for a human): go on from there rather
+   * than start over (`agent.asTool()` calls its agent with these decisions).
+   */
+  readonly resume?: ToolResume;
+  /**
+   * Present while the calling agent's call is streamed: a tool that runs an agent passes
+   * that agent's events here, each with `path` (see `AgentEvent`), so the caller's
+   * `stream()` carries them.
+   */
+  readonly forwardEvent?: (event: AgentEvent) => void;
 }
 
 /** Usage another agent spent inside a tool run (see `ToolExecutionContext.reportUsage`). */
@@ -72,6 +86,15 @@ export interface ToolUsageReport {
   readonly usageByAgent?: UsageByAgent;
   /** What its call cost in dollars, when it knew its pricing. */
   readonly costUsd?: number;
+}
+
+/** How a suspended tool call goes on (see `ToolExecutionContext.resume`). */
+export interface ToolResume {
+  /**
+   * The human's decisions about the calls that waited inside this one (only theirs); absent
+   * when every one of them is approved (the caller's `call()` with no input).
+   */
+  readonly decisions?: ToolDecisions;
 }
 
 /** What a `needsApproval` predicate gets besides the arguments. */

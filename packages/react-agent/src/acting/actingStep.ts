@@ -1,4 +1,4 @@
-import type { Msg, ToolUseBlock } from '@rxagent/core';
+import type { ApprovalPendingError, Msg, ToolUseBlock } from '@rxagent/core';
 import { Observable } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { runInOrder } from './mergeInOrder.js';
@@ -12,9 +12,18 @@ export interface ActingSetup extends ToolCallSetup {
 
 /** What an acting step decided: the stored result Msgs (call order), and whether to stop. */
 export interface ActingOutcome {
+  /** The results stored, in call order (suspended calls have none). */
   readonly results: readonly Msg[];
   /** A postActing hook of the batch asked to end the call after it. */
   readonly stopRequested: boolean;
+  /** The calls left open because calls inside them wait for approval, in call order. */
+  readonly suspended: readonly SuspendedCall[];
+}
+
+/** A call of the batch whose tool ended with an `ApprovalPendingError`. */
+export interface SuspendedCall {
+  readonly call: ToolUseBlock;
+  readonly pending: ApprovalPendingError;
 }
 
 /**
@@ -35,7 +44,13 @@ export function actingStep<R = ActingOutcome>(
   return new Observable<R>((subscriber) => {
     onStart?.();
     let stopRequested = false;
-    const store = (index: number, outcome: ToolCallOutcome): Msg => {
+    const suspended: SuspendedCall[] = [];
+    const store = (index: number, outcome: ToolCallOutcome): Msg | undefined => {
+      if (outcome.suspended !== undefined) {
+        suspended.push({ call: calls[index]!, pending: outcome.suspended });
+        state.transcript.suspend(calls[index]!);
+        return undefined;
+      }
       if (outcome.stopRequested) stopRequested = true;
       const msg = state.transcript.settle(
         calls[index]!,
@@ -47,7 +62,11 @@ export function actingStep<R = ActingOutcome>(
       return msg;
     };
     const done = (results: (Msg | undefined)[]): void => {
-      const outcome: ActingOutcome = { results: results as Msg[], stopRequested };
+      const stored =
+        suspended.length === 0
+          ? (results as Msg[])
+          : results.filter((msg): msg is Msg => msg !== undefined);
+      const outcome: ActingOutcome = { results: stored, stopRequested, suspended };
       let value: R;
       try {
         value = decide ? decide(outcome) : (outcome as R);
@@ -59,6 +78,13 @@ export function actingStep<R = ActingOutcome>(
       subscriber.complete();
     };
     const project = (index: number) => runToolCall(state, calls[index]!, setup);
-    return runInOrder(calls.length, project, setup.concurrency, store, subscriber, done);
+    return runInOrder<ToolCallOutcome, Msg | undefined>(
+      calls.length,
+      project,
+      setup.concurrency,
+      store,
+      subscriber,
+      done,
+    );
   });
 }

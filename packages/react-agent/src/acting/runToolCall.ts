@@ -1,5 +1,6 @@
 import {
   type ActingChunkEvent,
+  ApprovalPendingError,
   type JsonObject,
   type JsonValue,
   Phases,
@@ -10,6 +11,7 @@ import {
   type ToolExecutionContext,
   type ToolResultBlock,
   type ToolResultKind,
+  type ToolResume,
   type ToolUseBlock,
   toolErrorOf,
   toolOutputText,
@@ -33,6 +35,11 @@ export interface ToolCallSetup {
    * arguments (`input`), and the `decision` recorded on the result Msg.
    */
   readonly resolved?: Resolutions;
+  /**
+   * Suspended calls that go on (their tool gets `context.resume`), by id. They pass
+   * preActing again (a hook may deny them; a changed input is not sent again).
+   */
+  readonly resumed?: ReadonlyMap<string, ToolResume>;
 }
 
 /**
@@ -46,6 +53,11 @@ export interface ToolCallOutcome {
   readonly stopRequested: boolean;
   readonly kind?: ToolResultKind;
   readonly metadata?: JsonObject;
+  /**
+   * Set when the tool ended with an `ApprovalPendingError` (calls inside it wait for a
+   * human): the call stays open, `result` is not stored, and no postActing event fired.
+   */
+  readonly suspended?: ApprovalPendingError;
 }
 
 /**
@@ -74,6 +86,7 @@ export function runToolCall(
     // An edited call runs with the human's arguments; memory keeps the model's.
     const edited = resolution?.input;
     const call = edited === undefined ? model : { ...model, input: edited };
+    const resume = setup.resumed?.get(call.id);
     const execute = (event: PreActingEvent): void => {
       const toolCall =
         event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
@@ -83,9 +96,14 @@ export function runToolCall(
       }
       // Raw (invalid) argument text counts only while neither a human nor a hook replaced the input.
       const raw = toolCall.input === model.input ? setup.invalidArguments[call.id] : undefined;
-      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe);
+      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe, resume);
       const onResult = (result: ToolResultBlock): void => {
         run.remember(result);
+        const error = toolErrorOf(result);
+        if (error instanceof ApprovalPendingError) {
+          phases.finish({ result, stopRequested: false, suspended: error });
+          return;
+        }
         postActing(
           toolCall,
           result,
@@ -172,10 +190,20 @@ function resultKind(result: ToolResultBlock, signal: AbortSignal): ToolResultKin
  * What a tool run gets: the call's signal and agent, its remaining budget (when it has one)
  * and where a sub-agent's usage is reported.
  */
-function toolContext(state: ReActCallState, toolCallId: string): ToolExecutionContext {
+/**
+ * What a tool run gets: the call's signal and agent, what its budget has left and where to
+ * report usage spent inside it, who is asking, how a suspended call goes on (`resume`), and
+ * where a streamed call takes a sub-agent's events (`forwardEvent`).
+ */
+function toolContext(
+  state: ReActCallState,
+  toolCallId: string,
+  resume: ToolResume | undefined,
+): ToolExecutionContext {
   const { context, meter } = state;
   const budget = meter.remaining();
   const { callContext } = context.options;
+  const { forwardEvent } = context;
   return {
     signal: context.signal,
     toolCallId,
@@ -183,6 +211,8 @@ function toolContext(state: ReActCallState, toolCallId: string): ToolExecutionCo
     reportUsage: meter.report,
     ...(budget !== undefined && { budget }),
     ...(callContext !== undefined && { callContext }),
+    ...(resume !== undefined && { resume }),
+    ...(forwardEvent !== undefined && { forwardEvent }),
   };
 }
 
@@ -198,6 +228,7 @@ class ToolCallRun {
     private readonly call: ToolUseBlock,
     private readonly raw: JsonValue | undefined,
     dedupe: boolean,
+    private readonly resume?: ToolResume,
   ) {
     const tool = state.toolkit.get(call.name);
     // One flat string (see stableStringify): keys live as long as the agent call.
@@ -229,7 +260,7 @@ class ToolCallRun {
       typeof raw === 'string'
         ? { id: call.id, name: call.name, rawArguments: raw }
         : { id: call.id, name: call.name, input: call.input },
-      toolContext(this.state, call.id),
+      toolContext(this.state, call.id, this.resume),
     );
   }
 

@@ -48,6 +48,9 @@ export function admitDecisions(
     );
   const decisions = decided[0]!;
   const open = new Set(transcript.openCalls.map((call) => call.id));
+  // The calls waiting inside a suspended call (a sub-agent's) are decided here too.
+  for (const record of Object.values(transcript.suspendedCalls))
+    for (const call of record.pendingToolCalls) open.add(call.id);
   if (open.size === 0)
     throw new InvalidArgumentError(`${where}: toolDecisions() was sent but no tool call waits.`);
   const named = [
@@ -60,10 +63,16 @@ export function admitDecisions(
     throw new InvalidArgumentError(
       `${where}: toolDecisions() names unknown tool call id(s) ${unknown.join(', ')}; pending calls: ${[...open].join(', ')}.`,
     );
-  const strangers = decisions.remember.filter((name) => !isTool(name));
+  // A sub-agent's tool may be remembered with the decision about its waiting call.
+  const nestedTools = new Set(
+    Object.values(transcript.suspendedCalls).flatMap((record) =>
+      record.pendingToolCalls.map((call) => call.name),
+    ),
+  );
+  const strangers = decisions.remember.filter((name) => !isTool(name) && !nestedTools.has(name));
   if (strangers.length > 0)
     throw new InvalidArgumentError(
-      `${where}: toolDecisions() remembers ${strangers.join(', ')}, which is not a tool of this agent; remember takes tool names.`,
+      `${where}: toolDecisions() remembers ${strangers.join(', ')}, which is not a tool of this agent or of a sub-agent's waiting call; remember takes tool names.`,
     );
   return { decisions, rest };
 }

@@ -9,7 +9,7 @@ import {
   toolResults,
   toolUses,
 } from '@rxagent/core';
-import { pendingToolCalls } from './pendingToolCalls.js';
+import { pendingToolCalls, type SuspendedToolCall } from './pendingToolCalls.js';
 import { errorResult, interruptedResult, toolResultMsg } from './toolResultMsg.js';
 
 /**
@@ -24,6 +24,10 @@ export class Transcript {
   #open: ToolUseBlock[];
   /** Raw argument text of open calls whose arguments were not a JSON object, by id. */
   #invalidArguments: JsonObject;
+  /** Open calls waiting on a sub-agent's approval stop (from memory), by id. */
+  #suspended: Readonly<Record<string, SuspendedToolCall>>;
+  /** Ids of the calls this call suspended: they stay open, later results are stored past them. */
+  readonly #suspending = new Set<string>();
   /** Results that finished before an earlier call of their batch, by call id. */
   readonly #early = new Map<string, Msg>();
   /** Ids of every tool call in memory, made on first use and kept up to date by `add`. */
@@ -42,6 +46,7 @@ export class Transcript {
     const pending = pendingToolCalls(messages);
     this.#open = [...pending.calls];
     this.#invalidArguments = pending.invalidArguments;
+    this.#suspended = pending.suspended;
   }
 
   /** The conversation so far. */
@@ -73,6 +78,46 @@ export class Transcript {
   /** Raw argument text of the open calls whose arguments were not a JSON object, by id. */
   get invalidArguments(): JsonObject {
     return this.#invalidArguments;
+  }
+
+  /**
+   * The open calls that wait on a sub-agent's approval stop, by id: what an earlier call
+   * recorded with `recordSuspended`.
+   */
+  get suspendedCalls(): Readonly<Record<string, SuspendedToolCall>> {
+    return this.#suspended;
+  }
+
+  /**
+   * Leaves `call` open without a result: calls inside it wait for a human (its tool ended
+   * with `ApprovalPendingError`). The results of the calls after it are stored past it.
+   */
+  suspend(call: ToolUseBlock): void {
+    if (!this.#open.some((open) => open.id === call.id)) return;
+    this.#suspending.add(call.id);
+    this.#flush();
+  }
+
+  /**
+   * Records, on the assistant Msg that made them, which open calls wait on which sub-agent
+   * (`metadata.suspendedToolCalls`, replacing what an earlier stop recorded), so a later
+   * call, or a fresh agent loading this state, resumes them.
+   */
+  recordSuspended(records: Readonly<Record<string, SuspendedToolCall>>): void {
+    const ids = Object.keys(records);
+    if (ids.length === 0) return;
+    const messages = this.memory.messages();
+    const index = messages.findLastIndex(
+      (msg) => msg.role === 'assistant' && toolUses(msg).some((call) => call.id === ids[0]),
+    );
+    const owner = messages[index];
+    if (owner === undefined) return;
+    const updated = {
+      ...owner,
+      metadata: { ...owner.metadata, suspendedToolCalls: records as unknown as JsonObject },
+    };
+    this.memory.replace(messages.map((msg, at) => (at === index ? updated : msg)));
+    this.#suspended = records;
   }
 
   /**
@@ -194,18 +239,27 @@ export class Transcript {
     return toolResultMsg(this.agentName, result, { ...metadata, resultKind: kind });
   }
 
-  /** Stores the results waiting at the head of the open calls. */
+  /** Stores the results waiting at the head of the open calls (suspended calls stay open). */
   #flush(): void {
     let stored = 0;
+    let kept: ToolUseBlock[] | undefined;
     while (stored < this.#open.length) {
-      const msg = this.#early.get(this.#open[stored]!.id);
-      if (msg === undefined) break;
+      const call = this.#open[stored]!;
+      const msg = this.#early.get(call.id);
+      if (msg === undefined) {
+        if (!this.#suspending.has(call.id)) break;
+        kept ??= [];
+        kept.push(call);
+        stored++;
+        continue;
+      }
       this.memory.add(msg);
+      this.#early.delete(call.id);
       stored++;
     }
     if (stored === 0) return;
-    for (let i = 0; i < stored; i++) this.#early.delete(this.#open[i]!.id);
-    this.#open = stored === this.#open.length ? [] : this.#open.slice(stored);
+    const rest = stored === this.#open.length ? [] : this.#open.slice(stored);
+    this.#open = kept === undefined ? rest : [...kept, ...rest];
   }
 
   #openCalls(msg: Msg): void {
@@ -216,6 +270,8 @@ export class Transcript {
     // caller's duty before it stores a new reply).
     this.#open = [...calls];
     this.#early.clear();
+    this.#suspending.clear();
+    this.#suspended = {};
     const invalid = msg.metadata['invalidToolArguments'];
     this.#invalidArguments = (invalid as JsonObject | undefined) ?? {};
   }
@@ -231,6 +287,7 @@ export class Transcript {
     const pending = pendingToolCalls(this.memory.messages());
     this.#open = [...pending.calls];
     this.#invalidArguments = pending.invalidArguments;
+    this.#suspended = pending.suspended;
     this.#early.clear();
   }
 }

@@ -14,9 +14,33 @@ export interface Flight {
 
 /** The fares the example's search returns (a fixed table, so the offline run and the test agree). */
 export const FLIGHTS: readonly Flight[] = [
-  { flight: 'TP433', from: 'PAR', to: 'LIS', date: '2026-12-12', departs: '09:40', stops: 0, priceUsd: 182 },
-  { flight: 'AF1024', from: 'PAR', to: 'LIS', date: '2026-12-12', departs: '13:15', stops: 0, priceUsd: 215 },
-  { flight: 'IB3401', from: 'PAR', to: 'LIS', date: '2026-12-12', departs: '07:05', stops: 1, priceUsd: 149 },
+  {
+    flight: 'TP433',
+    from: 'PAR',
+    to: 'LIS',
+    date: '2026-12-12',
+    departs: '09:40',
+    stops: 0,
+    priceUsd: 182,
+  },
+  {
+    flight: 'AF1024',
+    from: 'PAR',
+    to: 'LIS',
+    date: '2026-12-12',
+    departs: '13:15',
+    stops: 0,
+    priceUsd: 215,
+  },
+  {
+    flight: 'IB3401',
+    from: 'PAR',
+    to: 'LIS',
+    date: '2026-12-12',
+    departs: '07:05',
+    stops: 1,
+    priceUsd: 149,
+  },
 ];
 
 /** The cards a payment may use. */
@@ -51,7 +75,7 @@ export const searchFlightsTool = tool({
 export function payTool(ledger: Payment[]) {
   return tool({
     name: 'pay',
-    description: 'Pays for a flight with one of the traveller\'s cards. Needs approval.',
+    description: "Pays for a flight with one of the traveller's cards. Needs approval.",
     parameters: z.object({
       flight: z.string().describe('The flight number from search_flights'),
       amountUsd: z.number().positive(),

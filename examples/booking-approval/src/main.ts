@@ -87,7 +87,11 @@ export async function main(options: BookingOptions = {}): Promise<BookingResult>
   const allPending: ToolUseBlock[] = [];
   let reply = stopped;
   // A real model may ask more than once (a second payment, a retry): decide each stop.
-  for (let round = 0; round < 5 && replyMetadata(reply).generateReason === 'approval_required'; round++) {
+  for (
+    let round = 0;
+    round < 5 && replyMetadata(reply).generateReason === 'approval_required';
+    round++
+  ) {
     const meta = replyMetadata(reply);
     const waiting = new Set(meta.approvalRequired ?? []);
     const pending = (meta.pendingToolCalls ?? []).filter((call) => waiting.has(call.id));
@@ -105,9 +109,13 @@ export async function main(options: BookingOptions = {}): Promise<BookingResult>
     const edit: Record<string, JsonObject> = {};
     for (const call of pending) {
       const path = pathOf(call);
-      out.write(`\nwaiting for approval: ${path.join(' › ') || agents.travel.name} › ${call.name} ${JSON.stringify(call.input)}\n`);
+      out.write(
+        `\nwaiting for approval: ${path.join(' › ') || agents.travel.name} › ${call.name} ${JSON.stringify(call.input)}\n`,
+      );
       const decision = await decide(call, path);
-      out.write(`decision: ${decision}${decision === 'edit' ? ` (card → ${CORPORATE_CARD})` : ''}\n\n`);
+      out.write(
+        `decision: ${decision}${decision === 'edit' ? ` (card → ${CORPORATE_CARD})` : ''}\n\n`,
+      );
       if (decision === 'approve') approve.push(call.id);
       else if (decision === 'deny') deny[call.id] = 'The traveller declined this payment.';
       else edit[call.id] = { ...(call.input as JsonObject), card: CORPORATE_CARD };

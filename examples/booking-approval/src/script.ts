@@ -26,7 +26,11 @@ export function bookingScript(paceMs = 0): ScriptedReply[] {
       ],
     },
     // booking: search.
-    { toolCalls: [{ name: 'search_flights', arguments: { from: 'PAR', to: 'LIS', date: '2026-12-12' } }] },
+    {
+      toolCalls: [
+        { name: 'search_flights', arguments: { from: 'PAR', to: 'LIS', date: '2026-12-12' } },
+      ],
+    },
     // booking: pay for the cheapest direct one, with the default card.
     (request) => {
       const flights = JSON.parse(lastToolOutput(request, 'search_flights') ?? '[]') as Array<{
@@ -41,16 +45,21 @@ export function bookingScript(paceMs = 0): ScriptedReply[] {
         toolCalls: [
           {
             name: 'pay',
-            arguments: { flight: cheapest.flight, amountUsd: cheapest.priceUsd, card: 'personal-visa' },
+            arguments: {
+              flight: cheapest.flight,
+              amountUsd: cheapest.priceUsd,
+              card: 'personal-visa',
+            },
           },
         ],
       };
     },
     // booking: report what the payment did (after the decision).
     (request) => {
-      const paid = lastToolOutput(request, 'pay') ?? '{}';
-      const payment = JSON.parse(paid) as { flight?: string; amountUsd?: number; card?: string; confirmation?: string };
-      if (!payment.confirmation) return { chunkDelayMs: paceMs, text: `The payment did not go through: ${paid}` };
+      const paid = lastToolOutput(request, 'pay') ?? '';
+      const payment = parsePayment(paid);
+      if (!payment)
+        return { chunkDelayMs: paceMs, text: `The payment did not go through: ${paid}` };
       return {
         chunkDelayMs: paceMs,
         text: `Booked ${payment.flight} for $${payment.amountUsd}, paid with ${payment.card}; confirmation ${payment.confirmation}.`,
@@ -62,4 +71,16 @@ export function bookingScript(paceMs = 0): ScriptedReply[] {
       text: `Done: ${lastToolOutput(request, 'booking') ?? 'the booking agent did not answer.'}`,
     }),
   ];
+}
+
+/** A `pay` result as the payment it made, or `undefined` for an error or denial text. */
+function parsePayment(
+  output: string,
+): { flight: string; amountUsd: number; card: string; confirmation: string } | undefined {
+  try {
+    const payment = JSON.parse(output);
+    return typeof payment?.confirmation === 'string' ? payment : undefined;
+  } catch {
+    return undefined;
+  }
 }

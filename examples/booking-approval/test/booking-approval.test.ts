@@ -1,9 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatMessages, type Msg, replyMetadata, textOf, toolResults, toolUses } from '@rxagent/core';
-import { captureOutput } from '@rxagent/example-kit';
+import {
+  formatMessages,
+  type Msg,
+  replyMetadata,
+  textOf,
+  toolResults,
+  toolUses,
+} from '@rxagent/core';
 import { validateChatRequest } from '@rxagent/core/testing';
+import { captureOutput } from '@rxagent/example-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVER, main, pathOf } from '../src/main.js';
 
@@ -27,7 +34,12 @@ function expectValid(messages: readonly Msg[]): void {
 describe('booking-approval (offline)', () => {
   it('stops the travel agent for the nested payment, and pays once with the edited card', async () => {
     const output = captureOutput();
-    const result = await main({ out: output.out, env: {}, paceMs: 0, sessionDir: await sessionDir() });
+    const result = await main({
+      out: output.out,
+      env: {},
+      paceMs: 0,
+      sessionDir: await sessionDir(),
+    });
 
     expect(replyMetadata(result.stopped).generateReason).toBe('approval_required');
     expect(result.pending.map((call) => call.name)).toEqual(['pay']);

@@ -66,6 +66,9 @@ export function asToolDecisions(decisions: ToolApprovalDecisions): Msg {
   return toolDecisions({ approve, deny: { ...deny }, ...(edit && { edit }) });
 }
 
+/** The denial of an edited call for an agent that cannot run it with other arguments. */
+export const EDIT_UNSUPPORTED = 'edited arguments are not supported by this agent; not run';
+
 /**
  * A `ResumeInput` for agents that do not read `toolDecisions()`: with nothing denied the agent is called with no input (which runs
  * the pending calls); denied calls are answered with a tool-result message whose results are
@@ -73,9 +76,6 @@ export function asToolDecisions(decisions: ToolApprovalDecisions): Msg {
  * call is denied too: these agents cannot run it with other arguments). Tool names
  * come from the assistant tool calls in the posted history.
  */
-/** The denial of an edited call for an agent that cannot run it with other arguments. */
-export const EDIT_UNSUPPORTED = 'edited arguments are not supported by this agent; not run';
-
 export function denyAsToolResults(
   decisions: ToolApprovalDecisions,
   input: RunAgentInput,

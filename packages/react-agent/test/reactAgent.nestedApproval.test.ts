@@ -164,6 +164,40 @@ describe('nested approval through agent.asTool()', () => {
     expect(resultsOf(travel.agent)).toEqual([['t1', 'I could not book AF1.']]);
   });
 
+  it('passes an edit, remembered tools and who decided down to the sub-agent', async () => {
+    const { travel, booking, booked } = await twoLevels(
+      [TRAVEL_ASKS, 'Booked.', ask('ask_booking', 'Book flight BA2.', 't2'), 'Booked too.'],
+      [BOOKING_BOOKS, 'Booked AF9.', use('book', 'BA2', 'b2'), 'Booked BA2.'],
+    );
+    await run(travel.agent, userMsg('Get me on AF1.'));
+
+    const decisions = toolDecisions({
+      edit: { b1: { what: 'AF9' } },
+      remember: ['book'],
+      by: 'ana',
+    });
+    await run(travel.agent, decisions);
+
+    // The tool ran with the edit; the sub-agent's memory keeps the model's arguments.
+    expect(booked).toEqual([{ what: 'AF9' }]);
+    const messages = booking.agent.memory.messages();
+    expect(messages.flatMap((m) => m.content).find((b) => b.type === 'tool_use')).toMatchObject({
+      id: 'b1',
+      input: { what: 'AF1' },
+    });
+    const result = messages.find((m) => toolResults(m)[0]?.id === 'b1')!;
+    expect(result.metadata['decision']).toMatchObject({ decision: 'edited', by: 'ana' });
+    // `book` is the sub-agent's tool: the sub-agent remembers it, so its next call runs at once.
+    expect(booking.agent.stateDict()['approvals']).toMatchObject({
+      remembered: { book: { by: 'ana' } },
+    });
+    const parentApprovals = travel.agent.stateDict()['approvals'] as { remembered?: object };
+    expect(Object.keys(parentApprovals.remembered ?? {})).toEqual([]);
+    const next = await run(travel.agent, userMsg('And BA2.'));
+    expect(replyMetadata(next).generateReason).toBe('stop');
+    expect(booked).toEqual([{ what: 'AF9' }, { what: 'BA2' }]);
+  });
+
   it('approves the nested calls on a parent call() with no input', async () => {
     const { travel, booked } = await twoLevels(
       [TRAVEL_ASKS, 'Done.'],

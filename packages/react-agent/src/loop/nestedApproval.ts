@@ -29,7 +29,8 @@ export function resumedCalls(
     const record = suspended[call.id];
     if (record === undefined) continue;
     resumed ??= new Map();
-    if (decisions === undefined) resumed.set(call.id, {});
+    // `call()` with no input approves every waiting call, nested ones included.
+    if (decisions === undefined || decisions.all === true) resumed.set(call.id, {});
     else resumed.set(call.id, { decisions: decisionsFor(record.pendingToolCalls, decisions) });
   }
   return resumed;

@@ -58,7 +58,10 @@ export function headJson(head: CheckpointHead): JsonObject {
  */
 export function readHead(key: string, json: JsonObject): CheckpointHead {
   const format = json['format'];
-  if ((format !== CHECKPOINT_FORMAT && format !== CHECKPOINT_FORMAT_1) || !isJsonObject(json['state']))
+  if (
+    (format !== CHECKPOINT_FORMAT && format !== CHECKPOINT_FORMAT_1) ||
+    !isJsonObject(json['state'])
+  )
     return { state: json, sealed: [] };
   const sealed = format === CHECKPOINT_FORMAT ? readSealed(key, json['sealed']) : [];
   const call = json['call'];

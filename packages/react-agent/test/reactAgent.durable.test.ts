@@ -248,7 +248,9 @@ describe('incremental checkpoints of a durable ReActAgent', () => {
     const session = new InMemorySession();
     const agent = chatAgent(session, ['a1', 'a2', 'a3']);
     for (const text of ['q1', 'q2', 'q3']) await agent.reply(text);
-    const head = (await session.load('run')) as { state: { memory: { messages: Msg[] } } };
+    const head = (await session.load('run')) as unknown as {
+      state: { memory: { messages: Msg[] } };
+    };
     expect(head.state.memory.messages).toEqual([]);
     expect(await segments(session)).toHaveLength(3);
 

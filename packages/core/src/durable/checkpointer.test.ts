@@ -204,7 +204,11 @@ describe('incremental checkpoints (sealed segments)', () => {
     const session = new InMemorySession();
     await session.save('plain', stateOf(msgs(0, 30)));
     expect(await loadCheckpoint(session, 'plain')).toEqual({ state: stateOf(msgs(0, 30)) });
-    await session.save('old', { format: 'rxagent.checkpoint/1', state: stateOf(msgs(0, 3)), call });
+    await session.save('old', {
+      format: 'rxagent.checkpoint/1',
+      state: stateOf(msgs(0, 3)),
+      call: call as unknown as JsonObject,
+    });
     expect(await checkpointer(session, 4, 'old').load()).toEqual({
       state: stateOf(msgs(0, 3)),
       call,

@@ -482,7 +482,11 @@ export abstract class AgentBase implements Agent {
     if (options.structuredOutput !== undefined) json['structuredOutput'] = true;
     const call = { id: newId(), input, options: json };
     const recovery = recovering && { call: recovering };
-    return new DurableRun(this.#checkpointer, () => this.stateDict(), call, recovery);
+    // The state without copies of the memory's messages (see `StateModule.checkpointDict`),
+    // unless a subclass overrides stateDict().
+    const own = this.stateDict === AgentBase.prototype.stateDict;
+    const state = own ? () => this.#state.checkpointDict() : () => this.stateDict();
+    return new DurableRun(this.#checkpointer, state, call, recovery);
   }
 
   /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */

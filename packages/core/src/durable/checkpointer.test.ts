@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionConflictError, SessionCorruptError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { InMemorySession } from '../state/inMemorySession.js';
@@ -232,6 +232,33 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect(await session.list()).toEqual(
       [...(await segmentKeys(session, 'done')).sort(), 'done', 'run~seg.notes'].sort(),
     );
+  });
+
+  it('tells an unchanged block by its message objects, without serialising it again', async () => {
+    const session = new CountingSession();
+    const cp = checkpointer(session);
+    const live = msgs(0, 40);
+    await cp.save({ state: stateOf(live.slice(0, 38)) });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      session.reset();
+      // The same objects (a memory's checkpointDict()): nothing serialised but the new block.
+      await cp.save({ state: stateOf(live.slice(0, 39)) });
+      const blocks = () =>
+        stringify.mock.calls.filter(([value]) => Array.isArray(value) && value.length === 4);
+      expect(blocks()).toHaveLength(0);
+      await cp.save({ state: stateOf(live) });
+      expect(blocks()).toHaveLength(1);
+      // Copies (a stateDict()): serialised and compared, still not written again.
+      stringify.mockClear();
+      session.reset();
+      await cp.save({ state: stateOf(structuredClone(live)) });
+      expect(blocks()).toHaveLength(10);
+      expect(session.saved).toEqual(['run']);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(live));
   });
 
   it('checks segmentSize', () => {

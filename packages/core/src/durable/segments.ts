@@ -32,6 +32,17 @@ export interface SplitState {
   readonly writes: readonly SegmentWrite[];
 }
 
+/** A block of messages as last seen at one position. */
+interface Block {
+  readonly messages: readonly JsonValue[];
+  readonly json: string;
+  readonly key: string;
+}
+
+function sameItems(a: readonly JsonValue[], b: readonly JsonValue[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
 // A messages array is looked for this deep: `memory.messages`, `<sub-agent>.memory.messages`.
 const MAX_DEPTH = 4;
 
@@ -49,8 +60,8 @@ export class Segments {
   readonly #size: number;
   /** Segment keys known to be in the session. */
   readonly #stored = new Set<string>();
-  /** The last JSON seen per block (`<path>.<start>`), with its segment key. */
-  readonly #blocks = new Map<string, { readonly json: string; readonly key: string }>();
+  /** The last block seen per position (`<path>.<start>`): its messages, JSON and segment key. */
+  readonly #blocks = new Map<string, Block>();
 
   constructor(key: string, size: number) {
     this.#key = key;
@@ -119,14 +130,8 @@ export class Segments {
     const list: string[] = [];
     for (let start = 0; start < count; start += size) {
       const block = messages.slice(start, start + size);
-      const json = JSON.stringify(block);
       const id = `${name}.${start}`;
-      const known = this.#blocks.get(id);
-      const key =
-        known?.json === json
-          ? known.key
-          : `${this.#key}${SEGMENT_SEPARATOR}${id}.${contentHash(json)}`;
-      if (known?.json !== json) this.#blocks.set(id, { json, key });
+      const key = this.#keyOf(id, block);
       list.push(key);
       keys.add(key);
       if (!this.#stored.has(key))
@@ -134,6 +139,23 @@ export class Segments {
     }
     sealed.push({ path, keys: list });
     return messages.slice(count);
+  }
+
+  /**
+   * The segment key of `block` at position `id`. The same message objects as last time (a
+   * memory's own, unchanged: see `StateModule.checkpointDict`) are the same segment without
+   * serialising them; other messages are compared by their JSON, and hashed when it changed.
+   */
+  #keyOf(id: string, block: JsonValue[]): string {
+    const known = this.#blocks.get(id);
+    if (known !== undefined && sameItems(known.messages, block)) return known.key;
+    const json = JSON.stringify(block);
+    const key =
+      known?.json === json
+        ? known.key
+        : `${this.#key}${SEGMENT_SEPARATOR}${id}.${contentHash(json)}`;
+    this.#blocks.set(id, { messages: block, json, key });
+    return key;
   }
 
   /** Remembers the blocks of a loaded state (so its unchanged segments are not hashed again). */
@@ -144,7 +166,7 @@ export class Segments {
         const messages = blocks.get(key);
         const start = messages && segmentStart(key);
         if (messages === undefined || start === undefined) continue;
-        this.#blocks.set(`${name}.${start}`, { json: JSON.stringify(messages), key });
+        this.#blocks.set(`${name}.${start}`, { messages, json: JSON.stringify(messages), key });
       }
     }
   }

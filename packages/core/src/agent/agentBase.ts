@@ -47,8 +47,9 @@ export interface AgentBaseOptions {
   /**
    * Makes the agent's calls survive the death of their process: a checkpoint (its
    * `stateDict()` plus the progress of the running call) is saved under `key` in `session`
-   * when a call starts, at each step boundary and when it ends, and `recover()` continues
-   * an unfinished call in another process. See the "Durable runs" guide.
+   * when a call starts, at each step boundary and when it ends, its memory's messages in
+   * sealed segments written once (`<key>~seg.…`), and `recover()` continues an unfinished
+   * call in another process. See the "Durable runs" guide.
    */
   readonly durable?: DurableOptions;
 }

@@ -133,17 +133,21 @@ export async function durable(config: BenchConfig): Promise<SuiteResult> {
       }
     }
     const growth = await longRun(world, longTurns);
+    const cpu = await longRunTimes(world, longTurns, 'InMemorySession');
+    const plain = await longRunTimes(world, longTurns, 'none');
     const rows = [
       ...KINDS.map((k) => row(`in process, ${k}: ms per turn`, 'ms', inProcess.get(k)!)),
       ...KINDS.map((k) => row(`loopback HTTP, ${k}: ms per turn`, 'ms', http.get(k)!)),
       ...growth.rows,
+      ...cpu.rows,
+      ...plain.rows,
     ];
     return {
       id: 'durable',
       title: `durable runs: ${turns}-turn conversations (7 checkpoints a turn), ${rounds} rounds; a ${longTurns}-turn conversation's checkpoint sizes (JsonFileSession)`,
       rows,
       budgets: [],
-      details: growth.details,
+      details: { ...growth.details, inMemory: cpu.details, none: plain.details },
     };
   } finally {
     for (const close of closers) await close();
@@ -166,11 +170,15 @@ async function longRun(world: World, turns: number) {
     msTurn: number;
   }[] = [];
   let total = 0;
+  const turnMs: number[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const before = { bytes: session.bytes, saves: session.saves, ms: session.saveMs };
     const t0 = performance.now();
     await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
-    const msTurn = performance.now() - t0;
+    turnMs.push(performance.now() - t0);
+    // The mean of the last ten turns (one turn's time moves a lot on a busy machine).
+    const window = turnMs.slice(-10);
+    const msTurn = window.reduce((a, b) => a + b, 0) / window.length;
     total += session.bytes - before.bytes;
     if (marks.includes(turn + 1)) {
       const saves = session.saves - before.saves;
@@ -194,7 +202,7 @@ async function longRun(world: World, turns: number) {
   const rows = perTurn.flatMap((p) => [
     row(`turn ${p.turn} of ${turns}: bytes its ${p.saves} saves write`, 'B', [p.bytes]),
     row(`turn ${p.turn} of ${turns}: ms per JsonFileSession save`, 'ms', [p.msPerSave]),
-    row(`turn ${p.turn} of ${turns}: ms for the turn`, 'ms', [p.msTurn]),
+    row(`turn ${p.turn} of ${turns}: ms per turn (mean of the last 10)`, 'ms', [p.msTurn]),
   ]);
   rows.push(row(`${turns} turns: bytes written in all`, 'B', [total]));
   rows.push(row(`${turns} turns: the head file at the end (pretty-printed)`, 'B', [file]));
@@ -204,4 +212,25 @@ async function longRun(world: World, turns: number) {
     ]),
   );
   return { rows, details: { perTurn, total, file, segments, segmentFiles: segmentFiles.length } };
+}
+
+/** The time per turn along one long conversation: durable on an InMemorySession (no disk), or not. */
+async function longRunTimes(world: World, turns: number, kind: 'InMemorySession' | 'none') {
+  const agent = agentWith(new LongChatModel(), sessionOf(kind, world), world);
+  const marks = [10, Math.round(turns / 2), turns];
+  const turnMs: number[] = [];
+  const perTurn: { turn: number; msTurn: number }[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const t0 = performance.now();
+    await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    turnMs.push(performance.now() - t0);
+    if (marks.includes(turn + 1)) {
+      const window = turnMs.slice(-10);
+      perTurn.push({ turn: turn + 1, msTurn: window.reduce((a, b) => a + b, 0) / window.length });
+    }
+  }
+  const rows = perTurn.map((p) =>
+    row(`turn ${p.turn} of ${turns}, ${kind}: ms per turn (mean of the last 10)`, 'ms', [p.msTurn]),
+  );
+  return { rows, details: perTurn };
 }

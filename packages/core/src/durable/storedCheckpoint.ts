@@ -61,6 +61,7 @@ async function loadHeadJson(session: Session, key: string) {
  *
  * @example
  * ```ts
+ * const session = new JsonFileSession('./runs');
  * const saved = await loadCheckpoint(session, 'order-42');
  * console.log(saved?.call?.status, saved?.state);
  * ```

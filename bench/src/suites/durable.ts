@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -100,8 +100,8 @@ function httpTurn(request: ChatRequest) {
  * `durable` option per conversation turn (a question, a tool call with a 5 KB result, an
  * answer: 7 checkpoints) with InMemorySession, JsonFileSession and RedisSession against
  * none, in process (a scripted model) and over loopback HTTP (the strict server through the
- * openai SDK); then the bytes each turn's checkpoints write and the time of one checkpoint
- * along a 200-turn conversation (whole-state saves).
+ * openai SDK); then the bytes each turn's saves write (heads and sealed segments), the time
+ * of one save and of a turn along a 200-turn conversation.
  */
 export async function durable(config: BenchConfig): Promise<SuiteResult> {
   const turns = config.quick ? 5 : 20;
@@ -133,17 +133,21 @@ export async function durable(config: BenchConfig): Promise<SuiteResult> {
       }
     }
     const growth = await longRun(world, longTurns);
+    const cpu = await longRunTimes(world, longTurns, 'InMemorySession');
+    const plain = await longRunTimes(world, longTurns, 'none');
     const rows = [
       ...KINDS.map((k) => row(`in process, ${k}: ms per turn`, 'ms', inProcess.get(k)!)),
       ...KINDS.map((k) => row(`loopback HTTP, ${k}: ms per turn`, 'ms', http.get(k)!)),
       ...growth.rows,
+      ...cpu.rows,
+      ...plain.rows,
     ];
     return {
       id: 'durable',
       title: `durable runs: ${turns}-turn conversations (7 checkpoints a turn), ${rounds} rounds; a ${longTurns}-turn conversation's checkpoint sizes (JsonFileSession)`,
       rows,
       budgets: [],
-      details: growth.details,
+      details: { ...growth.details, inMemory: cpu.details, none: plain.details },
     };
   } finally {
     for (const close of closers) await close();
@@ -158,11 +162,23 @@ async function longRun(world: World, turns: number) {
   const session = new CountingSession(new JsonFileSession(world.dir));
   const agent = agentWith(new LongChatModel(), session, world);
   const marks = [1, Math.round(turns / 2), turns];
-  const perTurn: { turn: number; bytes: number; saves: number; msPerSave: number }[] = [];
+  const perTurn: {
+    turn: number;
+    bytes: number;
+    saves: number;
+    msPerSave: number;
+    msTurn: number;
+  }[] = [];
   let total = 0;
+  const turnMs: number[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const before = { bytes: session.bytes, saves: session.saves, ms: session.saveMs };
+    const t0 = performance.now();
     await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    turnMs.push(performance.now() - t0);
+    // The mean of the last ten turns (one turn's time moves a lot on a busy machine).
+    const window = turnMs.slice(-10);
+    const msTurn = window.reduce((a, b) => a + b, 0) / window.length;
     total += session.bytes - before.bytes;
     if (marks.includes(turn + 1)) {
       const saves = session.saves - before.saves;
@@ -171,15 +187,50 @@ async function longRun(world: World, turns: number) {
         bytes: session.bytes - before.bytes,
         saves,
         msPerSave: (session.saveMs - before.ms) / saves,
+        msTurn,
       });
     }
   }
-  const file = statSync(join(world.dir, `run-${world.keys - 1}.json`)).size;
+  // The head file and the files of its sealed segments (`<key>~seg.…`, encoded).
+  const key = `run-${world.keys - 1}`;
+  const file = statSync(join(world.dir, `${key}.json`)).size;
+  const segmentFiles = readdirSync(world.dir).filter((name) => name.startsWith(`${key}%7Eseg`));
+  const segments = segmentFiles.reduce(
+    (sum, name) => sum + statSync(join(world.dir, name)).size,
+    0,
+  );
   const rows = perTurn.flatMap((p) => [
-    row(`turn ${p.turn} of ${turns}: bytes its ${p.saves} checkpoints write`, 'B', [p.bytes]),
-    row(`turn ${p.turn} of ${turns}: ms per JsonFileSession checkpoint`, 'ms', [p.msPerSave]),
+    row(`turn ${p.turn} of ${turns}: bytes its ${p.saves} saves write`, 'B', [p.bytes]),
+    row(`turn ${p.turn} of ${turns}: ms per JsonFileSession save`, 'ms', [p.msPerSave]),
+    row(`turn ${p.turn} of ${turns}: ms per turn (mean of the last 10)`, 'ms', [p.msTurn]),
   ]);
   rows.push(row(`${turns} turns: bytes written in all`, 'B', [total]));
-  rows.push(row(`${turns} turns: the checkpoint file at the end (pretty-printed)`, 'B', [file]));
-  return { rows, details: { perTurn, total, file } };
+  rows.push(row(`${turns} turns: the head file at the end (pretty-printed)`, 'B', [file]));
+  rows.push(
+    row(`${turns} turns: its ${segmentFiles.length} segment files (pretty-printed)`, 'B', [
+      segments,
+    ]),
+  );
+  return { rows, details: { perTurn, total, file, segments, segmentFiles: segmentFiles.length } };
+}
+
+/** The time per turn along one long conversation: durable on an InMemorySession (no disk), or not. */
+async function longRunTimes(world: World, turns: number, kind: 'InMemorySession' | 'none') {
+  const agent = agentWith(new LongChatModel(), sessionOf(kind, world), world);
+  const marks = [10, Math.round(turns / 2), turns];
+  const turnMs: number[] = [];
+  const perTurn: { turn: number; msTurn: number }[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const t0 = performance.now();
+    await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    turnMs.push(performance.now() - t0);
+    if (marks.includes(turn + 1)) {
+      const window = turnMs.slice(-10);
+      perTurn.push({ turn: turn + 1, msTurn: window.reduce((a, b) => a + b, 0) / window.length });
+    }
+  }
+  const rows = perTurn.map((p) =>
+    row(`turn ${p.turn} of ${turns}, ${kind}: ms per turn (mean of the last 10)`, 'ms', [p.msTurn]),
+  );
+  return { rows, details: perTurn };
 }

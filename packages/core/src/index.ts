@@ -72,7 +72,9 @@ export {
   withSummary,
 } from './context/planCompression.js';
 export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
+export type { Checkpoint, CheckpointCall, RunStatus } from './durable/checkpoint.js';
 export type { DurableOptions } from './durable/durableOptions.js';
+export { deleteCheckpoint, loadCheckpoint } from './durable/storedCheckpoint.js';
 export { unfinishedRuns } from './durable/unfinishedRuns.js';
 export {
   AgentBusyError,

@@ -201,7 +201,7 @@ describe('AgentHost with durable agents', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(host.isLive('a')).toBe(false);
     const saved = (await session.load('a')) as JsonObject;
-    expect(saved['format']).toBe('rxagent.checkpoint/1');
+    expect(saved['format']).toBe('rxagent.checkpoint/2');
 
     answer();
     await host.reply('a', 'second');
@@ -210,7 +210,45 @@ describe('AgentHost with durable agents', () => {
       'assistant:re: first',
       'user:second',
     ]);
-    expect(((await session.load('a')) as JsonObject)['format']).toBe('rxagent.checkpoint/1');
+    expect(((await session.load('a')) as JsonObject)['format']).toBe('rxagent.checkpoint/2');
+  });
+
+  it('delete(threadId) removes the checkpoint with its segments, and only that thread', async () => {
+    const session = new InMemorySession();
+    const model = new ScriptedChatModel([], { strict: true });
+    const answer = (): void =>
+      model.enqueue((request) => `re: ${String(request.messages.at(-1)?.content)}`);
+    const host = new AgentHost({
+      create: (threadId) =>
+        new ReActAgent({
+          name: 'assistant',
+          sysPrompt: 'Be brief.',
+          model,
+          durable: { session, key: threadId, segmentSize: 2 },
+        }),
+      session,
+      durable: true,
+    });
+    for (const text of ['one', 'two', 'three']) {
+      answer();
+      await host.reply('a', text);
+    }
+    answer();
+    await host.reply('b', 'other');
+    const keysOf = async (thread: string) =>
+      (await session.list()).filter((key) => key === thread || key.startsWith(`${thread}~seg.`));
+    expect(await keysOf('a')).toHaveLength(4); // the head and three sealed pairs
+    expect(await keysOf('b')).toHaveLength(2);
+    await host.delete('a');
+    expect(await keysOf('a')).toEqual([]);
+    expect(await keysOf('b')).toHaveLength(2);
+    answer();
+    await host.reply('b', 'again');
+    expect(dialogue(model.requests.at(-1)?.messages ?? [])).toEqual([
+      'user:other',
+      'assistant:re: other',
+      'user:again',
+    ]);
   });
 
   it('recover(threadId, inputId) gives the stored reply of a finished request, and nothing for another', async () => {

@@ -232,6 +232,71 @@ describe('a durable ReActAgent', () => {
   });
 });
 
+describe('incremental checkpoints of a durable ReActAgent', () => {
+  function chatAgent(session: InMemorySession, replies: string[]) {
+    return new ReActAgent({
+      name: 'chat',
+      sysPrompt: 'Be brief.',
+      model: new ScriptedChatModel(replies),
+      durable: { session, key: 'run', segmentSize: 2 },
+    });
+  }
+  const segments = async (session: InMemorySession) =>
+    (await session.list()).filter((key) => key.startsWith('run~seg.'));
+
+  it('keeps sealed messages out of the head, recovers them whole, and drops them after memory.clear()', async () => {
+    const session = new InMemorySession();
+    const agent = chatAgent(session, ['a1', 'a2', 'a3']);
+    for (const text of ['q1', 'q2', 'q3']) await agent.reply(text);
+    const head = (await session.load('run')) as unknown as {
+      state: { memory: { messages: Msg[] } };
+    };
+    expect(head.state.memory.messages).toEqual([]);
+    expect(await segments(session)).toHaveLength(3);
+
+    const fresh = chatAgent(session, ['a4']);
+    expect(await lastValueFrom(fresh.recover(), { defaultValue: undefined })).toBeUndefined();
+    expect(fresh.memory.messages()).toEqual(agent.memory.messages());
+    fresh.memory.clear();
+    await fresh.reply('q4');
+    expect(await segments(session)).toHaveLength(1);
+    const again = chatAgent(session, []);
+    await lastValueFrom(again.recover(), { defaultValue: undefined });
+    expect(again.memory.messages().map((m) => textOf(m))).toEqual(['q4', 'a4']);
+  });
+
+  it('recovers an unfinished call whose messages are in segments', async () => {
+    // Copies of the whole session after each checkpoint of a running call: a process dying then.
+    const snapshots: InMemorySession[] = [];
+    const session = new (class extends InMemorySession {
+      override async save(key: string, state: JsonObject, options?: SaveOptions) {
+        await super.save(key, state, options);
+        const call = state['call'] as JsonObject | undefined;
+        if (key !== 'run' || call?.['status'] !== 'running') return;
+        const copy = new InMemorySession();
+        for (const k of await this.list()) await copy.save(k, (await this.load(k))!);
+        snapshots.push(copy);
+      }
+    })();
+    const agent = chatAgent(session, ['a1', 'a2', 'a3']);
+    for (const text of ['q1', 'q2', 'q3']) await agent.reply(text);
+    const died = snapshots.at(-2)!; // the third call's first checkpoint
+    expect(await unfinishedRuns(died)).toEqual(['run']);
+    expect((await segments(died)).length).toBeGreaterThanOrEqual(2);
+    const fresh = chatAgent(died, ['a3 again']);
+    expect(textOf(await lastValueFrom(fresh.recover()))).toBe('a3 again');
+    expect(fresh.memory.messages().map((m) => textOf(m))).toEqual([
+      'q1',
+      'a1',
+      'q2',
+      'a2',
+      'q3',
+      'a3 again',
+    ]);
+    expect(await unfinishedRuns(died)).toEqual([]);
+  });
+});
+
 describe('the durable option', () => {
   class Plain extends AgentBase {
     protected doCall(msgs: Msg[]): Observable<Msg> {

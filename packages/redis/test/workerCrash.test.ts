@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { textOf } from '@rxagent/core';
+import { loadCheckpoint, textOf } from '@rxagent/core';
 import { RedisSession, RemoteAgent } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describeRedis('AgentWorker when a worker dies mid-run', () => {
       expect(runs[0]?.split(' ')[0]).toBe(String(doomed.child.pid));
       // The model was told the outcome is unknown (an in_doubt result), in a valid conversation.
       const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
-      const state = JSON.stringify(await session.load('t1'));
+      const state = JSON.stringify((await loadCheckpoint(session, 't1'))?.state);
       await session.close();
       expect(state).toContain('in_doubt');
       expect(state).toContain('All recorded.');

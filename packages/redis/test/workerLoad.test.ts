@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadCheckpoint } from '@rxagent/core';
 import { RedisSession } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -76,12 +77,10 @@ describeRedis('AgentWorker under load', () => {
       try {
         for (const prefix of ['a', 'b']) {
           for (let t = 0; t < 25; t++) {
-            // The conversation in memory (of a durable agent's checkpoint: its state's memory).
-            const saved = (await session.load(`${prefix}-${t}`)) as {
-              state?: { memory?: unknown };
-              memory?: unknown;
-            };
-            const text = JSON.stringify(saved?.state?.memory ?? saved?.memory);
+            // The conversation in memory (of a durable agent's checkpoint: its state's memory,
+            // its sealed segments joined again; of a plain save: the state itself).
+            const saved = await loadCheckpoint(session, `${prefix}-${t}`);
+            const text = JSON.stringify(saved?.state['memory']);
             const at = [0, 1, 2, 3].map((n) => text.indexOf(`"text":"${prefix}-${t}-${n}"`));
             expect(
               at.every((i) => i >= 0),

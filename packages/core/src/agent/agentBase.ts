@@ -47,8 +47,9 @@ export interface AgentBaseOptions {
   /**
    * Makes the agent's calls survive the death of their process: a checkpoint (its
    * `stateDict()` plus the progress of the running call) is saved under `key` in `session`
-   * when a call starts, at each step boundary and when it ends, and `recover()` continues
-   * an unfinished call in another process. See the "Durable runs" guide.
+   * when a call starts, at each step boundary and when it ends, its memory's messages in
+   * sealed segments written once (`<key>~seg.…`), and `recover()` continues an unfinished
+   * call in another process. See the "Durable runs" guide.
    */
   readonly durable?: DurableOptions;
 }
@@ -490,7 +491,11 @@ export abstract class AgentBase implements Agent {
     if (options.callContext !== undefined) json['callContext'] = options.callContext;
     const call = { id: newId(), input, options: json };
     const recovery = recovering && { call: recovering };
-    return new DurableRun(this.#checkpointer, () => this.stateDict(), call, recovery);
+    // The state without copies of the memory's messages (see `StateModule.checkpointDict`),
+    // unless a subclass overrides stateDict().
+    const own = this.stateDict === AgentBase.prototype.stateDict;
+    const state = own ? () => this.#state.checkpointDict() : () => this.stateDict();
+    return new DurableRun(this.#checkpointer, state, call, recovery);
   }
 
   /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */

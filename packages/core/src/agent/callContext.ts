@@ -66,7 +66,7 @@ export interface CallContext {
   /**
    * A step boundary of a durable call: saves the agent's `stateDict()` with `progress` (the
    * subclass's JSON record of where the call is, handed back as `recovered` after a crash),
-   * one `session.save`. Cold; emits one `undefined` once saved (at once, saving nothing,
+   * one checkpoint (its new sealed segments, then its head). Cold; emits one `undefined` once saved (at once, saving nothing,
    * when the agent is not durable), then completes; errors with the save's error, such as
    * `SessionConflictError` when another process advanced the run: stop the call then.
    */

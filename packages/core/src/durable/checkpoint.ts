@@ -1,8 +1,12 @@
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
+import { readSealed, type SealedList } from './segments.js';
 
-/** The marker and format version of a checkpoint in a session. */
-export const CHECKPOINT_FORMAT = 'rxagent.checkpoint/1';
+/** The marker and format version of a checkpoint head in a session. */
+export const CHECKPOINT_FORMAT = 'rxagent.checkpoint/2';
+
+/** The first format: the whole state in the head (still read). */
+const CHECKPOINT_FORMAT_1 = 'rxagent.checkpoint/1';
 
 /** Whether a checkpoint's call still runs (or its process died) or ended. */
 export type RunStatus = 'running' | 'finished';
@@ -30,25 +34,42 @@ export interface Checkpoint {
   readonly call?: CheckpointCall;
 }
 
-/** The JSON a checkpoint is saved as. */
-export function checkpointJson(checkpoint: Checkpoint): JsonObject {
-  const json: JsonObject = { format: CHECKPOINT_FORMAT, state: checkpoint.state };
-  if (checkpoint.call) json['call'] = checkpoint.call as unknown as JsonObject;
+/**
+ * What a session holds under a durable key: the checkpoint's state without the messages of
+ * its sealed segments (saved under keys of their own, see `Segments`), the list of those
+ * segments, and the call.
+ */
+export interface CheckpointHead extends Checkpoint {
+  readonly sealed: readonly SealedList[];
+}
+
+/** The JSON a checkpoint head is saved as. */
+export function headJson(head: CheckpointHead): JsonObject {
+  const json: JsonObject = { format: CHECKPOINT_FORMAT, state: head.state };
+  if (head.sealed.length > 0) json['sealed'] = head.sealed as unknown as JsonObject[];
+  if (head.call) json['call'] = head.call as unknown as JsonObject;
   return json;
 }
 
 /**
- * Reads what a session holds under a durable key: a checkpoint, or a plain state dict (saved
- * with `session.save(key, agent.stateDict())`), which is a checkpoint without a call.
+ * Reads what a session holds under durable key `key`: a checkpoint head (or one of the first
+ * format, whole), or a plain state dict (saved with `session.save(key, agent.stateDict())`),
+ * which is a checkpoint without a call. Throws `SessionCorruptError` for a malformed head.
  */
-export function readCheckpoint(json: JsonObject): Checkpoint {
-  if (json['format'] !== CHECKPOINT_FORMAT || !isJsonObject(json['state'])) return { state: json };
+export function readHead(key: string, json: JsonObject): CheckpointHead {
+  const format = json['format'];
+  if (
+    (format !== CHECKPOINT_FORMAT && format !== CHECKPOINT_FORMAT_1) ||
+    !isJsonObject(json['state'])
+  )
+    return { state: json, sealed: [] };
+  const sealed = format === CHECKPOINT_FORMAT ? readSealed(key, json['sealed']) : [];
   const call = json['call'];
-  if (!isJsonObject(call)) return { state: json['state'] };
-  return { state: json['state'], call: call as unknown as CheckpointCall };
+  if (!isJsonObject(call)) return { state: json['state'], sealed };
+  return { state: json['state'], sealed, call: call as unknown as CheckpointCall };
 }
 
-/** Whether `json` is a checkpoint whose call did not finish. */
-export function isUnfinished(json: JsonObject | undefined): boolean {
-  return json !== undefined && readCheckpoint(json).call?.status === 'running';
+/** Whether `json` (saved under `key`) is a checkpoint whose call did not finish. */
+export function isUnfinished(key: string, json: JsonObject | undefined): boolean {
+  return json !== undefined && readHead(key, json).call?.status === 'running';
 }

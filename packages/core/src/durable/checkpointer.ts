@@ -1,8 +1,9 @@
-import type { JsonObject } from '../json.js';
 import type { Session } from '../state/session.js';
 import { isVersionedSession } from '../state/versionedSession.js';
-import { type Checkpoint, checkpointJson, readCheckpoint } from './checkpoint.js';
-import type { DurableOptions } from './durableOptions.js';
+import { type Checkpoint, headJson, readHead } from './checkpoint.js';
+import { DEFAULT_SEGMENT_SIZE, type DurableOptions } from './durableOptions.js';
+import { Segments } from './segments.js';
+import { loadStored } from './storedCheckpoint.js';
 
 /**
  * The saves of one durable agent, in order: one at a time, each with the version the
@@ -10,16 +11,26 @@ import type { DurableOptions } from './durableOptions.js';
  * its next save with `SessionConflictError` instead of overwriting the other's progress.
  * The version is learnt by `load()` or, before an agent's first save in this process, read
  * from the session.
+ *
+ * A save is incremental: the state's long `messages` arrays are cut into sealed segments of
+ * `segmentSize` messages, each written once under its own key before the head that refers
+ * to them (so a head never refers to a missing segment); the head holds the rest of the state,
+ * the unsealed tail and the call. After a head is saved, the segments the previous head
+ * referred to and this one does not (memory compacted or cleared) are deleted.
  */
 export class Checkpointer {
   readonly session: Session;
   readonly key: string;
+  readonly #segments: Segments;
   #version: number | undefined;
+  /** The segment keys of the last head this process saved or loaded. */
+  #referenced: ReadonlySet<string> = new Set();
   #tail: Promise<void> = Promise.resolve();
 
   constructor(options: DurableOptions) {
     this.session = options.session;
     this.key = options.key;
+    this.#segments = new Segments(options.key, options.segmentSize ?? DEFAULT_SEGMENT_SIZE);
   }
 
   /** Whether this process loaded or saved the key (so it knows the version). */
@@ -29,35 +40,57 @@ export class Checkpointer {
 
   /** The checkpoint under the key (and its version), or `undefined` when there is none. */
   async load(): Promise<Checkpoint | undefined> {
-    const { session, key } = this;
-    if (!isVersionedSession(session)) {
-      const json = await session.load(key);
-      this.#version = 0;
-      return json && readCheckpoint(json);
+    const loaded = await loadStored(this.session, this.key);
+    this.#segments.reset();
+    this.#version = loaded?.version ?? 0;
+    if (loaded === undefined) {
+      this.#referenced = new Set();
+      return undefined;
     }
-    const saved = await session.loadVersioned(key);
-    this.#version = saved?.version ?? 0;
-    return saved && readCheckpoint(saved.state);
+    this.#referenced = new Set(loaded.blocks.keys());
+    this.#segments.stored(loaded.blocks.keys());
+    this.#segments.learn(loaded.head.sealed, loaded.blocks);
+    return loaded.checkpoint;
   }
 
   /** Saves `checkpoint` after the saves before it; rejects with the session's error. */
   save(checkpoint: Checkpoint): Promise<void> {
-    const json = checkpointJson(checkpoint);
-    const next = this.#tail.then(() => this.#save(json));
+    const next = this.#tail.then(() => this.#save(checkpoint));
     this.#tail = next.catch(() => undefined);
     return next;
   }
 
-  async #save(json: JsonObject): Promise<void> {
+  async #save(checkpoint: Checkpoint): Promise<void> {
     const { session, key } = this;
-    if (!isVersionedSession(session)) {
-      await session.save(key, json);
-      return;
+    const versioned = isVersionedSession(session);
+    if (this.#version === undefined && versioned) {
+      // Before the first save without a load: the version to expect, and the segments the
+      // head there refers to (deleted once this process's head no longer does).
+      const saved = await session.loadVersioned(key);
+      this.#version = saved?.version ?? 0;
+      const sealed = saved ? readHead(key, saved.state).sealed : [];
+      this.#referenced = new Set(sealed.flatMap((list) => list.keys));
     }
-    const expectedVersion = this.#version ?? (await session.loadVersioned(key))?.version ?? 0;
-    // A failed save keeps the version: once another process advanced the key, every later
-    // save of this one fails too, until `load()` (a recover) learns the key again.
-    await session.save(key, json, { expectedVersion });
-    this.#version = expectedVersion + 1;
+    const split = this.#segments.split(checkpoint.state);
+    // Segments first: a head saved is a head whose segments are all there.
+    await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
+    this.#segments.stored(split.writes.map((write) => write.key));
+    const { call } = checkpoint;
+    const json = headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
+    if (versioned) {
+      const expectedVersion = this.#version ?? 0;
+      // A failed save keeps the version: once another process advanced the key, every later
+      // save of this one fails too, until `load()` (a recover) learns the key again.
+      await session.save(key, json, { expectedVersion });
+      this.#version = expectedVersion + 1;
+    } else {
+      await session.save(key, json);
+    }
+    const dropped = [...this.#referenced].filter((k) => !split.keys.has(k));
+    this.#referenced = split.keys;
+    if (dropped.length === 0) return;
+    this.#segments.forget(dropped);
+    // Best effort: a segment left behind is unreferenced, and deleteCheckpoint() removes it.
+    await Promise.all(dropped.map((k) => session.delete(k).catch(() => undefined)));
   }
 }

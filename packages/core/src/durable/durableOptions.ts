@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
-import { checkOptions } from '../options/checkOptions.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import { assertSessionKey, type Session } from '../state/session.js';
 
 /**
@@ -11,9 +11,19 @@ import { assertSessionKey, type Session } from '../state/session.js';
 export interface DurableOptions {
   readonly session: Session;
   readonly key: string;
+  /**
+   * How many messages one sealed segment of a checkpoint holds (default 16): the memory's
+   * messages are saved in blocks of this many, each once under a key of its own
+   * (`<key>~seg.…`), so a checkpoint writes only the messages after the last full block
+   * plus the call's progress, however long the conversation.
+   */
+  readonly segmentSize?: number;
 }
 
-const KEYS = ['session', 'key'] as const;
+/** The default `segmentSize` of a durable agent. */
+export const DEFAULT_SEGMENT_SIZE = 16;
+
+const KEYS = optionNames<DurableOptions>({ session: true, key: true, segmentSize: true });
 
 /** Checks an agent's `durable` option; throws `InvalidArgumentError` or a TypeError naming the problem. */
 export function checkDurableOptions(agentName: string, value: unknown): DurableOptions {
@@ -34,5 +44,11 @@ export function checkDurableOptions(agentName: string, value: unknown): DurableO
     );
   }
   assertSessionKey(key, `${where}.key`);
-  return { session, key };
+  const { segmentSize } = value as DurableOptions;
+  if (segmentSize !== undefined && (!Number.isInteger(segmentSize) || segmentSize < 1)) {
+    throw new InvalidArgumentError(
+      `${where}.segmentSize must be a whole number ≥ 1 (got ${String(segmentSize)}); it is how many messages one checkpoint segment holds.`,
+    );
+  }
+  return { session, key, ...(segmentSize !== undefined && { segmentSize }) };
 }

@@ -12,7 +12,7 @@ export interface Recovery {
 /**
  * The durable side of one call: it saves the agent's state with the call's progress at the
  * call's start, at each step boundary the subclass marks (`context.checkpoint(progress)`)
- * and at its end (marked finished), one `session.save` each, in order. Once a save failed
+ * and at its end (marked finished), one checkpoint each (see `Checkpointer`), in order. Once a save failed
  * (a `SessionConflictError`: another process advanced the run), every later checkpoint of
  * the call fails with that error at once, so the call does nothing more.
  */

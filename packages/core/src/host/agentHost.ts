@@ -2,6 +2,7 @@ import { defer, EMPTY, lastValueFrom, Observable, type Subscription } from 'rxjs
 import type { AgentBase } from '../agent/agentBase.js';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
+import { deleteCheckpoint } from '../durable/storedCheckpoint.js';
 import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
 import type { JsonObject } from '../json.js';
@@ -207,7 +208,7 @@ export class AgentHost {
 
   /**
    * Forgets thread `threadId`: its live agent, and its state in the session (or kept in this
-   * process). Rejects with `AgentBusyError` while a call runs or waits on it.
+   * process); on a durable host, its checkpoint with its segments (`deleteCheckpoint`). Rejects with `AgentBusyError` while a call runs or waits on it.
    */
   async delete(threadId: string): Promise<void> {
     const thread = this.#threads.get(threadId);
@@ -215,7 +216,10 @@ export class AgentHost {
     this.#threads.delete(threadId);
     this.#parked.delete(threadId);
     await this.#evicting.get(threadId);
-    await this.#session?.delete(threadId);
+    if (this.#session === undefined) return;
+    // A durable thread's checkpoint has segments under keys of their own.
+    if (this.#durable) await deleteCheckpoint(this.#session, threadId);
+    else await this.#session.delete(threadId);
   }
 
   /**

@@ -3,6 +3,7 @@ import { StateError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { assistantMsg, createMsg, type Msg, userMsg } from '../message/msg.js';
 import { InMemoryMemory } from './inMemoryMemory.js';
+import { StoreOnceMemory } from './storeOnceMemory.js';
 
 function conversation(): Msg[] {
   return [
@@ -196,5 +197,16 @@ describe('InMemoryMemory duplicate ids', () => {
     memory.add(heard);
     expect(memory.messages().at(-1)).toBe(heard);
     expect(memory.size).toBe(2);
+  });
+
+  it('gives checkpoints its stored messages themselves, and stateDict() copies', () => {
+    const first = userMsg('hi');
+    const memory = new InMemoryMemory([first]);
+    const checkpoint = memory.checkpointDict() as unknown as { messages: Msg[] };
+    expect(checkpoint.messages[0]).toBe(first);
+    expect(checkpoint).toEqual(memory.stateDict());
+    expect((memory.stateDict() as unknown as { messages: Msg[] }).messages[0]).not.toBe(first);
+    const wrapped = new StoreOnceMemory(memory);
+    expect((wrapped.checkpointDict() as unknown as { messages: Msg[] }).messages[0]).toBe(first);
   });
 });

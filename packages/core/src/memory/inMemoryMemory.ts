@@ -80,6 +80,15 @@ export class InMemoryMemory implements Memory {
   }
 
   /**
+   * `{ version: 1, messages }` with the stored messages themselves (not copies), for durable
+   * checkpoints: a message is not changed in place once stored (change memory through its
+   * methods), so a checkpoint compares them by identity.
+   */
+  checkpointDict(): JsonObject {
+    return { version: 1, messages: this.messages() as unknown as JsonObject[] };
+  }
+
+  /**
    * Restores the conversation from `stateDict()` output. Validates every message first and
    * throws `StateError` with a path like `messages[3].role`, leaving memory unchanged.
    */

@@ -97,6 +97,11 @@ export class StoreOnceMemory implements Memory {
     return this.inner.stateDict();
   }
 
+  /** The wrapped memory's checkpoint state (see `StateModule.checkpointDict`). */
+  checkpointDict(): JsonObject {
+    return this.inner.checkpointDict?.() ?? this.inner.stateDict();
+  }
+
   /** Loads the wrapped memory's state (its own validation applies). */
   loadStateDict(state: JsonObject): void {
     this.inner.loadStateDict(state);

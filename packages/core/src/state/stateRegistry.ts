@@ -26,6 +26,14 @@ export class StateRegistry {
     return state;
   }
 
+  /** `stateDict()` as a durable checkpoint takes it (see `StateModule.checkpointDict`). */
+  checkpointDict(): JsonObject {
+    const state: JsonObject = { version: STATE_VERSION, [AGENT_NAME_KEY]: this.owner };
+    for (const [key, module] of this.#modules)
+      state[key] = module.checkpointDict?.() ?? module.stateDict();
+    return state;
+  }
+
   /**
    * Restores `state`; a module whose key the state omits is left as it is. Throws a
    * `StateError` whose `path` names the bad part (wrong version, unknown key, a part a module

@@ -95,7 +95,8 @@ const agent = new ReActAgent({
     maxRetries: 0,
   }),
   toolkit: new Toolkit([charge, lookup]),
-  durable: { session, key: 'run' },
+  // Segments of 4 messages: a 3-turn conversation seals several, so kills hit their saves too.
+  durable: { session, key: 'run', segmentSize: 4 },
   hooks: [
     {
       onEvent: (event) => {

@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import {
   type ChatMessage,
   type ChatRequest,
+  type Checkpoint,
   JsonFileSession,
   type JsonObject,
+  loadCheckpoint,
   type Msg,
   textOf as msgText,
   toolUses,
@@ -91,11 +93,11 @@ function worldSession(dir: string, redisUrl: string | undefined): VersionedSessi
     : new JsonFileSession(join(dir, 'sessions'));
 }
 
-/** What the world's session holds under the run's key. */
-export async function savedRun(world: CrashWorld): Promise<JsonObject | undefined> {
+/** The checkpoint the world's session holds under the run's key (its segments joined). */
+export async function savedRun(world: CrashWorld): Promise<Checkpoint | undefined> {
   const session = worldSession(world.dir, world.redisUrl);
   try {
-    return await session.load('run');
+    return await loadCheckpoint(session, 'run');
   } finally {
     if (session instanceof RedisSession) await session.close();
   }
@@ -205,7 +207,7 @@ export async function conversationProblems(world: CrashWorld): Promise<string[]>
 /** Each user turn of the stored conversation must have exactly one final (tool-less) reply. */
 async function replyProblems(world: CrashWorld): Promise<string[]> {
   const saved = await savedRun(world);
-  const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } } | undefined;
+  const state = saved?.state as unknown as { memory: { messages: Msg[] } } | undefined;
   if (state === undefined) return ['no checkpoint was saved'];
   const replies = new Map<string, number>();
   let turn = '';

@@ -1,6 +1,14 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type RedisServer, redisServerAvailable, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CrashWorld, conversationProblems, crashWorld, unfinishedIn } from './crashHarness.js';
+import {
+  type CrashWorld,
+  conversationProblems,
+  crashWorld,
+  ledgerCounts,
+  unfinishedIn,
+} from './crashHarness.js';
 
 const available = redisServerAvailable();
 let redis: RedisServer | undefined;
@@ -32,5 +40,31 @@ describe.runIf(available)(
         world = undefined;
       });
     }
+
+    it('lets one of two processes recovering one key proceed; the other conflicts before any side effect', async () => {
+      world = await crashWorld(2, redis!.url);
+      expect((await world.run({ killAt: 'result:1' })).killed).toBe(true);
+      const requestsBefore = world.server.requests.length;
+      const ledgerBefore = sum(await ledgerCounts(world.ledger));
+      const raceDir = join(world.dir, 'race');
+      await mkdir(raceDir);
+      const [a, b] = await Promise.all([world.run({ raceDir }), world.run({ raceDir })]);
+      expect([a.lines.at(-1), b.lines.at(-1)].sort()).toEqual(['conflict', 'done']);
+      const loser = a.lines.at(-1) === 'conflict' ? a : b;
+      expect(loser.lines).toEqual(['conflict']);
+      // The rest of turn 0 (the fee round, the answer; one charge) and turn 1 (three rounds; a
+      // lookup and two charges): the winner's alone, for the loser sent nothing and ran nothing.
+      const winnerRequests = world.server.requests.length - requestsBefore;
+      expect(winnerRequests).toBe(5);
+      expect(sum(await ledgerCounts(world.ledger))).toBe(ledgerBefore + 4);
+      expect(await unfinishedIn(world)).toEqual([]);
+      expect(await conversationProblems(world)).toEqual([]);
+      await world.close();
+      world = undefined;
+    });
   },
 );
+
+function sum(counts: Map<string, number>): number {
+  return [...counts.values()].reduce((a, b) => a + b, 0);
+}

@@ -1,6 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JsonFileSession, type Msg, textOf, toolUses, unfinishedRuns } from '@rxagent/core';
+import {
+  JsonFileSession,
+  loadCheckpoint,
+  type Msg,
+  textOf,
+  toolUses,
+  unfinishedRuns,
+} from '@rxagent/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CrashWorld, conversationProblems, crashWorld, ledgerCounts } from './crashHarness.js';
 
@@ -13,8 +20,8 @@ afterEach(async () => {
 
 /** The final memory: for each user turn, its final (tool-less) assistant replies. */
 async function finalReplies(dir: string): Promise<Map<string, string[]>> {
-  const saved = await new JsonFileSession(join(dir, 'sessions')).load('run');
-  const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } };
+  const saved = await loadCheckpoint(new JsonFileSession(join(dir, 'sessions')), 'run');
+  const state = saved?.state as unknown as { memory: { messages: Msg[] } };
   const replies = new Map<string, string[]>();
   let turn = '';
   for (const msg of state.memory.messages) {
@@ -67,8 +74,8 @@ describe('a durable ReActAgent killed with SIGKILL', { timeout: 120_000 }, () =>
     expect((await world.run()).lines.at(-1)).toBe('done');
     const counts = await ledgerCounts(world.ledger);
     expect(counts.get('charge call_0_c')).toBe(1);
-    const saved = await new JsonFileSession(join(world.dir, 'sessions')).load('run');
-    const state = saved?.['state'] as unknown as { memory: { messages: Msg[] } };
+    const saved = await loadCheckpoint(new JsonFileSession(join(world.dir, 'sessions')), 'run');
+    const state = saved?.state as unknown as { memory: { messages: Msg[] } };
     const messages = state.memory.messages;
     const inDoubt = messages.filter((m) => m.metadata['resultKind'] === 'in_doubt');
     expect(inDoubt.map((m) => textOf(m))).toHaveLength(1);

@@ -1,0 +1,298 @@
+import { SessionCorruptError } from '../errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
+
+/** The marker and format version of a sealed segment of messages in a session. */
+export const SEGMENT_FORMAT = 'rxagent.segment/1';
+
+/** What separates a durable key from the name of one of its segments' keys. */
+export const SEGMENT_SEPARATOR = '~seg.';
+
+/** The messages of a state a checkpoint keeps in sealed segments: where, and under which keys. */
+export interface SealedList {
+  /** The property names from the state's root to the `messages` array. */
+  readonly path: readonly string[];
+  /** The keys of its sealed segments, oldest first; the array's tail stays in the head. */
+  readonly keys: readonly string[];
+}
+
+/** A segment to write: its key and its value. */
+export interface SegmentWrite {
+  readonly key: string;
+  readonly value: JsonObject;
+}
+
+/** A state split for a checkpoint: the head's part, and the segments it refers to. */
+export interface SplitState {
+  /** The state with each segmented `messages` array cut to its unsealed tail. */
+  readonly state: JsonObject;
+  readonly sealed: readonly SealedList[];
+  /** Every segment key `sealed` refers to. */
+  readonly keys: ReadonlySet<string>;
+  /** The segments not known to be in the session yet (to write before the head). */
+  readonly writes: readonly SegmentWrite[];
+}
+
+/** A block of messages as last seen at one position. */
+interface Block {
+  readonly messages: readonly JsonValue[];
+  readonly json: string;
+  readonly key: string;
+}
+
+function sameItems(a: readonly JsonValue[], b: readonly JsonValue[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+// A messages array is looked for this deep: `memory.messages`, `<sub-agent>.memory.messages`.
+const MAX_DEPTH = 4;
+
+/**
+ * The sealed segments of one durable key: the state's `messages` arrays cut into fixed blocks
+ * of `size` messages, each full block saved once under its own content-addressed key
+ * (`<key>~seg.<path>.<start>.<hash>`), so a checkpoint rewrites only the last, unsealed
+ * block however long the conversation. It remembers which segments are in the session (saved
+ * or loaded by this process) and the JSON of each block, so an unchanged block is neither
+ * hashed nor written again; a block whose messages changed (compaction, `memory.clear`, a
+ * loaded state) gets a new key.
+ */
+export class Segments {
+  readonly #key: string;
+  readonly #size: number;
+  /** Segment keys known to be in the session. */
+  readonly #stored = new Set<string>();
+  /** The last block seen per position (`<path>.<start>`): its messages, JSON and segment key. */
+  readonly #blocks = new Map<string, Block>();
+
+  constructor(key: string, size: number) {
+    this.#key = key;
+    this.#size = size;
+  }
+
+  /** Forgets what is known to be stored (after a load, or when the run was lost). */
+  reset(): void {
+    this.#stored.clear();
+    this.#blocks.clear();
+  }
+
+  /** Marks `keys` as in the session (written, or just loaded). */
+  stored(keys: Iterable<string>): void {
+    for (const key of keys) this.#stored.add(key);
+  }
+
+  /** Marks `keys` as gone from the session (deleted). */
+  forget(keys: Iterable<string>): void {
+    for (const key of keys) this.#stored.delete(key);
+  }
+
+  /** Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail. */
+  split(state: JsonObject): SplitState {
+    const sealed: SealedList[] = [];
+    const keys = new Set<string>();
+    const writes: SegmentWrite[] = [];
+    const head = this.#cut(state, [], sealed, keys, writes);
+    return { state: head, sealed, keys, writes };
+  }
+
+  #cut(
+    node: JsonObject,
+    path: string[],
+    sealed: SealedList[],
+    keys: Set<string>,
+    writes: SegmentWrite[],
+  ): JsonObject {
+    let copy: JsonObject | undefined;
+    for (const [name, value] of Object.entries(node)) {
+      let cut: JsonValue | undefined;
+      if (name === 'messages' && Array.isArray(value) && value.length >= this.#size) {
+        cut = this.#seal([...path, name], value, sealed, keys, writes);
+      } else if (isJsonObject(value) && path.length < MAX_DEPTH) {
+        const inner = this.#cut(value, [...path, name], sealed, keys, writes);
+        if (inner !== value) cut = inner;
+      }
+      if (cut !== undefined) {
+        copy ??= { ...node };
+        copy[name] = cut;
+      }
+    }
+    return copy ?? node;
+  }
+
+  #seal(
+    path: string[],
+    messages: readonly JsonValue[],
+    sealed: SealedList[],
+    keys: Set<string>,
+    writes: SegmentWrite[],
+  ): JsonValue[] {
+    const size = this.#size;
+    const count = Math.floor(messages.length / size) * size;
+    const name = pathName(path);
+    const list: string[] = [];
+    for (let start = 0; start < count; start += size) {
+      const block = messages.slice(start, start + size);
+      const id = `${name}.${start}`;
+      const key = this.#keyOf(id, block);
+      list.push(key);
+      keys.add(key);
+      if (!this.#stored.has(key))
+        writes.push({ key, value: { format: SEGMENT_FORMAT, start, messages: block } });
+    }
+    sealed.push({ path, keys: list });
+    return messages.slice(count);
+  }
+
+  /**
+   * The segment key of `block` at position `id`. The same message objects as last time (a
+   * memory's own, unchanged: see `StateModule.checkpointDict`) are the same segment without
+   * serialising them; other messages are compared by their JSON, and hashed when it changed.
+   */
+  #keyOf(id: string, block: JsonValue[]): string {
+    const known = this.#blocks.get(id);
+    if (known !== undefined && sameItems(known.messages, block)) return known.key;
+    const json = JSON.stringify(block);
+    const key =
+      known?.json === json
+        ? known.key
+        : `${this.#key}${SEGMENT_SEPARATOR}${id}.${contentHash(json)}`;
+    this.#blocks.set(id, { messages: block, json, key });
+    return key;
+  }
+
+  /** Remembers the blocks of a loaded state (so its unchanged segments are not hashed again). */
+  learn(sealed: readonly SealedList[], blocks: ReadonlyMap<string, JsonValue[]>): void {
+    for (const list of sealed) {
+      const name = pathName(list.path);
+      for (const key of list.keys) {
+        const messages = blocks.get(key);
+        const start = messages && segmentStart(key);
+        if (messages === undefined || start === undefined) continue;
+        this.#blocks.set(`${name}.${start}`, { messages, json: JSON.stringify(messages), key });
+      }
+    }
+  }
+}
+
+/**
+ * The state of a checkpoint head with its segments' messages put back: each sealed list's
+ * messages, in order, before the tail the head kept. `segments` maps each key to the
+ * segment's messages (`readSegment`).
+ */
+export function joinState(
+  state: JsonObject,
+  sealed: readonly SealedList[],
+  segments: ReadonlyMap<string, JsonValue[]>,
+): JsonObject {
+  let joined = state;
+  for (const list of sealed) {
+    const before = list.keys.flatMap((key) => segments.get(key) ?? []);
+    joined = putAt(joined, list.path, 0, (tail) => [
+      ...before,
+      ...(Array.isArray(tail) ? tail : []),
+    ]);
+  }
+  return joined;
+}
+
+function putAt(
+  node: JsonObject,
+  path: readonly string[],
+  at: number,
+  change: (value: JsonValue | undefined) => JsonValue,
+): JsonObject {
+  const name = path[at] as string;
+  const value = node[name];
+  if (at === path.length - 1) return { ...node, [name]: change(value) };
+  const inner = isJsonObject(value) ? value : {};
+  return { ...node, [name]: putAt(inner, path, at + 1, change) };
+}
+
+/** The messages of segment `key`'s saved value; throws `SessionCorruptError` naming the key. */
+export function readSegment(key: string, value: JsonObject | undefined): JsonValue[] {
+  if (value === undefined) {
+    throw new SessionCorruptError(
+      `The checkpoint refers to segment "${key}", which the session does not hold; the segment was deleted or never written. Restore it or delete the checkpoint (deleteCheckpoint()).`,
+      key,
+    );
+  }
+  const messages = value['messages'];
+  if (
+    value['format'] !== SEGMENT_FORMAT ||
+    !Array.isArray(messages) ||
+    value['start'] !== segmentStart(key)
+  ) {
+    throw new SessionCorruptError(
+      `Segment "${key}" is not a checkpoint segment (${SEGMENT_FORMAT} with its start and messages); it was overwritten. Restore it or delete the checkpoint (deleteCheckpoint()).`,
+      key,
+    );
+  }
+  return messages;
+}
+
+/** Reads a head's `sealed` list; throws `SessionCorruptError` naming `key` when malformed. */
+export function readSealed(key: string, value: JsonValue | undefined): SealedList[] {
+  if (value === undefined) return [];
+  const ok =
+    Array.isArray(value) &&
+    value.every(
+      (list) =>
+        isJsonObject(list) &&
+        Array.isArray(list['path']) &&
+        list['path'].length > 0 &&
+        list['path'].every((name) => typeof name === 'string') &&
+        Array.isArray(list['keys']) &&
+        list['keys'].every((k) => typeof k === 'string' && isSegmentKeyOf(k, key)),
+    );
+  if (!ok) {
+    throw new SessionCorruptError(
+      `The checkpoint under "${key}" has a malformed "sealed" list (expected [{ path, keys }] of this key's segments).`,
+      key,
+    );
+  }
+  return value as unknown as SealedList[];
+}
+
+// What follows the separator in a segment key: `<path>.<start>.<hash>`.
+const SEGMENT_SUFFIX = /^[^.~]+\.\d+\.[0-9a-f]{16}$/;
+
+/** A messages path as one key part: names URI-encoded (dots and tildes too), joined by `/`. */
+function pathName(path: readonly string[]): string {
+  return path
+    .map((name) => encodeURIComponent(name).replace(/\./g, '%2E').replace(/~/g, '%7E'))
+    .join('/');
+}
+
+/** Whether `key` names a segment of durable key `owner`. */
+export function isSegmentKeyOf(key: string, owner: string): boolean {
+  return segmentOwner(key) === owner;
+}
+
+/** The durable key a segment key belongs to, or `undefined` for a key of another kind. */
+export function segmentOwner(key: string): string | undefined {
+  const at = key.lastIndexOf(SEGMENT_SEPARATOR);
+  if (at <= 0 || !SEGMENT_SUFFIX.test(key.slice(at + SEGMENT_SEPARATOR.length))) return undefined;
+  return key.slice(0, at);
+}
+
+/** The start index a segment key names. */
+function segmentStart(key: string): number | undefined {
+  const tail = key.slice(key.lastIndexOf(SEGMENT_SEPARATOR) + SEGMENT_SEPARATOR.length);
+  const parts = tail.split('.');
+  const start = Number(parts[parts.length - 2]);
+  return Number.isInteger(start) ? start : undefined;
+}
+
+/**
+ * A 64-bit content hash of `text` as 16 hex digits (two FNV-1a lanes with different offsets),
+ * so two processes that sealed different messages at one position write different keys.
+ */
+export function contentHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}

@@ -27,7 +27,7 @@ export class ActiveCallContext implements CallContext {
   #usage: Usage | undefined;
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
-  readonly #sink: ((event: AgentEvent) => void) | undefined;
+  #sink: ((event: AgentEvent) => void) | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
 
@@ -71,6 +71,27 @@ export class ActiveCallContext implements CallContext {
     const run = runHooks(this.#hooksFor(event.type), event);
     const sink = this.#sink;
     return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+  }
+
+  /** Where the call's event snapshots go (`stream()`, or a sink tapped on later), if anywhere. */
+  get sink(): ((event: AgentEvent) => void) | undefined {
+    return this.#sink;
+  }
+
+  /**
+   * Sends the snapshot of every event from now on to `sink` as well (an AgentHost follower
+   * that attached to a call started without `stream()`). Events whose building a step
+   * already skipped (nothing listened when it began) are not made up afterwards.
+   */
+  tap(sink: (event: AgentEvent) => void): void {
+    const before = this.#sink;
+    this.#sink =
+      before === undefined
+        ? sink
+        : (event) => {
+            before(event);
+            sink(event);
+          };
   }
 
   listens(type: HookEventType): boolean {

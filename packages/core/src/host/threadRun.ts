@@ -9,7 +9,12 @@ import type { Msg } from '../message/msg.js';
  */
 export class ThreadRun {
   /** `'call'` for a call, `'steer'` for delivering steered messages to an idle thread. */
-  constructor(readonly kind: 'call' | 'steer') {}
+  constructor(
+    readonly kind: 'call' | 'steer',
+    recording = true,
+  ) {
+    this.recording = recording;
+  }
 
   readonly #events = new ReplaySubject<AgentEvent>();
   /** An `interrupt()` that came while the thread's agent was still loading. */
@@ -18,6 +23,14 @@ export class ThreadRun {
   readonly steered: Msg[] = [];
   /** Whether the agent's call has started (so interrupts and steering reach it directly). */
   started = false;
+  /**
+   * Whether the run's events are recorded: from its start for a `stream()`, only once a
+   * follower attached for a `call()` (which then stays as cheap as the agent's own `call()`
+   * while nobody follows it).
+   */
+  recording: boolean;
+  /** Called when the first follower attaches to a run that is not recording yet. */
+  onFirstFollow: (() => void) | undefined;
 
   /** Records one event of the run. */
   record(event: AgentEvent): void {
@@ -34,8 +47,17 @@ export class ThreadRun {
     this.#events.error(error);
   }
 
-  /** The run's events from its start, then live, until it ends. */
+  /**
+   * The run's events from its start (from when the first follower came, for a run that was
+   * not recording), then live, until it ends.
+   */
   follow(): Observable<AgentEvent> {
+    if (!this.recording) {
+      this.recording = true;
+      const start = this.onFirstFollow;
+      this.onFirstFollow = undefined;
+      start?.();
+    }
     return this.#events.asObservable();
   }
 }

@@ -9,6 +9,7 @@ import { abortError } from './abortError.js';
 import { type DirectRoute, type DirectRoutes, statusError } from './directRoute.js';
 import { EventStreamDecoder } from './eventStreamDecoder.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
+import { responseHeader } from './nodeResponse.js';
 import { notAnEventStream } from './notAnEventStream.js';
 import { type BodySink, readBody } from './readBody.js';
 import type { AttemptSink } from './retry.js';
@@ -199,7 +200,7 @@ export class ChatAttempt implements BodySink {
     if (this.#settled) return;
     this.#headersSeen = true;
     this.#armWatchdog();
-    const type = response.headers.get('content-type') ?? '';
+    const type = responseHeader(response, 'content-type') ?? '';
     // Servers that answer a stream request with a JSON error or an HTML page still say 200.
     if (/json|html/i.test(type)) {
       const { model, baseURL } = this.#settings;

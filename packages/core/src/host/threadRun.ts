@@ -16,7 +16,10 @@ export class ThreadRun {
     this.recording = recording;
   }
 
-  readonly #events = new ReplaySubject<AgentEvent>();
+  /** The record, made by the first event recorded or the first follower. */
+  #events: ReplaySubject<AgentEvent> | undefined;
+  /** How the run ended, once it did. */
+  #over: { readonly error: unknown; readonly failed: boolean } | undefined;
   /** An `interrupt()` that came while the thread's agent was still loading. */
   interrupt: { readonly message: Msg | undefined } | undefined;
   /** Messages steered while the thread's agent was still loading: sent after the call's input. */
@@ -34,17 +37,19 @@ export class ThreadRun {
 
   /** Records one event of the run. */
   record(event: AgentEvent): void {
-    this.#events.next(event);
+    if (this.recording) this.#record().next(event);
   }
 
   /** Ends the record: followers complete (after the reply, when there was one). */
   end(): void {
-    this.#events.complete();
+    this.#over = { error: undefined, failed: false };
+    this.#events?.complete();
   }
 
   /** Ends the record with the run's error: followers error with it. */
   fail(error: unknown): void {
-    this.#events.error(error);
+    this.#over = { error, failed: true };
+    this.#events?.error(error);
   }
 
   /**
@@ -58,6 +63,17 @@ export class ThreadRun {
       this.onFirstFollow = undefined;
       start?.();
     }
-    return this.#events.asObservable();
+    return this.#record().asObservable();
+  }
+
+  #record(): ReplaySubject<AgentEvent> {
+    if (this.#events === undefined) {
+      this.#events = new ReplaySubject<AgentEvent>();
+      // Ended before anything was recorded or followed: the record ends the same way.
+      const over = this.#over;
+      if (over?.failed) this.#events.error(over.error);
+      else if (over) this.#events.complete();
+    }
+    return this.#events;
   }
 }

@@ -78,7 +78,10 @@ describe('createNodeFetch', () => {
       res.end();
     });
     const fetch = createNodeFetch();
-    const frozen = Object.freeze([Object.freeze(['x-route', 'r1'] as [string, string])]);
+    const frozen = Object.freeze([Object.freeze(['x-route', 'r1'])]) as unknown as [
+      string,
+      string,
+    ][];
     await (await fetch(server.url, { method: 'POST', headers: frozen, body: 'ab' })).text();
     await (await fetch(server.url, { method: 'POST', headers: frozen, body: 'abcdé' })).text();
     const mutable: [string, string][] = [['x-mutable', 'm1']];

@@ -63,6 +63,8 @@ export class ChatAttempt implements BodySink {
   #headersSeen = false;
   #finished = false;
   #done = false;
+  /** Completed at `[DONE]`, the rest of the body still being read (and its watchdog on). */
+  #draining = false;
   #lastActivity = 0;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #deadline: ReturnType<typeof setTimeout> | undefined;
@@ -106,6 +108,7 @@ export class ChatAttempt implements BodySink {
 
   /** The end of the streamed body, or the error that ended it (`BodySink`). */
   end(error?: unknown): void {
+    if (this.#draining) clearTimeout(this.#watchdog);
     this.#decoder?.end();
     if (error !== undefined) this.#fail(error);
     else if (!this.#finished && !this.#aborted) this.#fail(this.#cutStream());
@@ -217,6 +220,14 @@ export class ChatAttempt implements BodySink {
     if (this.#done) return;
     if (data.startsWith('[DONE]')) {
       this.#done = true;
+      // A finished reply is complete now, not at the body's end, which may come in a later
+      // packet (a server descheduled on a busy machine would keep the whole turn waiting).
+      // The watchdog stays until the body ends, so a server that never ends it does not
+      // keep the socket forever.
+      if (this.#finished && !this.#aborted && !this.#settled) {
+        this.#draining = true;
+        this.#complete();
+      }
       return;
     }
     const json: unknown = JSON.parse(data);
@@ -252,7 +263,7 @@ export class ChatAttempt implements BodySink {
    */
   #settle(): void {
     this.#settled = true;
-    clearTimeout(this.#watchdog);
+    if (!this.#draining) clearTimeout(this.#watchdog);
     clearTimeout(this.#deadline);
     this.#outer?.removeEventListener('abort', this.#onOuterAbort);
   }

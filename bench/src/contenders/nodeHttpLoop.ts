@@ -118,6 +118,12 @@ function readEvents(
     buffer = start === 0 ? buffer : buffer.slice(start);
   });
   res.on('end', finish);
+  // Aborted after the headers: the response may only close, with neither 'end' nor 'error'.
+  res.on('close', () => {
+    if (done) return;
+    done = true;
+    onError(new Error('nodeHttpLoop: the response closed before [DONE]'));
+  });
   res.on('error', (error) => {
     if (done) return;
     done = true;

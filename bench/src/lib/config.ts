@@ -22,6 +22,10 @@ export interface BenchConfig {
   readonly concurrency: number;
   /** Conversations per sample in the concurrent HTTP suite. */
   readonly concurrentRuns: number;
+  /** Conversations in flight at once in the concurrent HTTP suite's second level. */
+  readonly highConcurrency: number;
+  /** Conversations per sample at that level. */
+  readonly highConcurrentRuns: number;
   /** Rounds of the in-process suite (its budget is a median of per-round differences). */
   readonly inProcessRounds: number;
   /** Conversations per sample in the in-process suite. */
@@ -49,6 +53,8 @@ const FULL: BenchConfig = {
   concurrentRounds: 15,
   concurrency: 16,
   concurrentRuns: 128,
+  highConcurrency: 128,
+  highConcurrentRuns: 384,
   inProcessRounds: 15,
   inProcessRuns: 400,
   hookCalls: 20_000,
@@ -68,6 +74,8 @@ const QUICK: BenchConfig = {
   concurrentRounds: 3,
   concurrency: 8,
   concurrentRuns: 32,
+  highConcurrency: 64,
+  highConcurrentRuns: 64,
   inProcessRounds: 3,
   inProcessRuns: 100,
   hookCalls: 5_000,

@@ -15,13 +15,16 @@ import { benchToolkit } from '../scenario/tools.js';
 const CYCLE_THREADS = 10_000;
 const CYCLE_LIVE = 1_000;
 
+/** One toolkit for every agent, as an application's `create` shares it (and the plain agent). */
+const toolkit = benchToolkit();
+
 /** A fresh ReActAgent on the benchmark conversation's scripted model. */
 function scenarioAgent(): ReActAgent {
   return new ReActAgent({
     name: 'assistant',
     sysPrompt: SYSTEM_PROMPT,
     model: scriptedModel(),
-    toolkit: benchToolkit(),
+    toolkit,
   });
 }
 

@@ -19,7 +19,8 @@ import { RedisSession } from '@rxagent/redis';
 import { startRedisServer } from '@rxagent/redis/testing';
 import { lastValueFrom } from 'rxjs';
 import type { BenchConfig } from '../lib/config.js';
-import { row, type SuiteResult } from '../lib/result.js';
+import { atMost, row, type SuiteResult } from '../lib/result.js';
+import { pairDifferences, summarize } from '../lib/stats.js';
 import {
   LONG_CHAT_PROMPT,
   LongChatModel,
@@ -146,7 +147,24 @@ export async function durable(config: BenchConfig): Promise<SuiteResult> {
       id: 'durable',
       title: `durable runs: ${turns}-turn conversations (7 checkpoints a turn), ${rounds} rounds; a ${longTurns}-turn conversation's checkpoint sizes (JsonFileSession)`,
       rows,
-      budgets: [],
+      budgets: [
+        atMost(
+          'Durable: InMemorySession costs ≤ 10 µs per turn over no durability (in process)',
+          summarize(
+            pairDifferences(inProcess.get('InMemorySession')!, inProcess.get('none')!).map(
+              (ms) => ms * 1000,
+            ),
+          ).median,
+          10,
+          'µs',
+        ),
+        atMost(
+          `Durable: checkpoint bytes per turn flat along ${longTurns} turns (turn ${longTurns} ÷ turn ${Math.round(longTurns / 2)} ≤ 1.25; whole-state checkpoints give 2)`,
+          growth.details.lateGrowth,
+          1.25,
+          '×',
+        ),
+      ],
       details: { ...growth.details, inMemory: cpu.details, none: plain.details },
     };
   } finally {
@@ -211,7 +229,13 @@ async function longRun(world: World, turns: number) {
       segments,
     ]),
   );
-  return { rows, details: { perTurn, total, file, segments, segmentFiles: segmentFiles.length } };
+  // Per-turn bytes that stay flat make the conversation's total linear in its turns.
+  const lateGrowth = (perTurn.at(-1)?.bytes ?? 0) / (perTurn.at(-2)?.bytes ?? 1);
+  rows.push(row(`bytes per turn, turn ${turns} ÷ turn ${marks[1]}`, '×', [lateGrowth]));
+  return {
+    rows,
+    details: { perTurn, total, file, segments, segmentFiles: segmentFiles.length, lateGrowth },
+  };
 }
 
 /** The time per turn along one long conversation: durable on an InMemorySession (no disk), or not. */

@@ -104,6 +104,12 @@ export async function evalOverhead(config: BenchConfig): Promise<SuiteResult> {
         1_000,
         'µs',
       ),
+      atMost(
+        "evaluate(): the runner's cost per case ≤ 5 % of the agent's own call() time",
+        summarize(pairRatios(evaluated, direct)).median * 100 - 100,
+        5,
+        '%',
+      ),
     ],
     details: { samples: samples.toJSON() },
   };

@@ -1,6 +1,7 @@
 import { createNodeFetch } from '@rxagent/react-agent';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import type { BenchConfig } from '../lib/config.js';
@@ -13,6 +14,7 @@ import type { ServerProcess } from '../server/serverProcess.js';
 
 const RX_ON_FETCH = "rxagent on Node's fetch";
 const SDK_ON_NODE = 'openai SDK loop on createNodeFetch';
+const NODE_LOOP = 'node:http loop';
 
 /**
  * Suite 1: M conversations one after another over HTTP, per contender, interleaved. Reports
@@ -31,6 +33,7 @@ export async function httpSequential(
     rxagentHttp(server.baseURL),
     sdkLoop(server.baseURL),
     fetchLoop(server.baseURL),
+    nodeHttpLoop(server.baseURL, NODE_LOOP),
     rxagentHttp(server.baseURL, RX_ON_FETCH, globalThis.fetch),
     sdkLoop(server.baseURL, SDK_ON_NODE, createNodeFetch()),
   ];
@@ -49,6 +52,7 @@ export async function httpSequential(
   const sdk = get('openai SDK loop');
   const sdkRatio = pairRatios(rx, sdk);
   const fetchRatio = pairRatios(rx, get('fetch loop'));
+  const nodeRatio = pairRatios(rx, get(NODE_LOOP));
   return {
     id: 'httpSequential',
     title: `HTTP sequential: ${config.httpRuns} conversations × ${CALLS_PER_RUN} model calls per sample, ${config.httpRounds} rounds after ${config.httpWarmupRounds} warm-up rounds`,
@@ -57,6 +61,8 @@ export async function httpSequential(
       ...contenders.map((c) => row(`${c.label}: client CPU per model call`, 'µs', cpu(c.label))),
       row('rxagent / openai SDK loop (wall)', '×', sdkRatio),
       row('rxagent / fetch loop (wall)', '×', fetchRatio),
+      row(`rxagent / ${NODE_LOOP} (wall)`, '×', nodeRatio),
+      row(`rxagent / ${NODE_LOOP} (client CPU)`, '×', pairRatios(cpu('rxagent'), cpu(NODE_LOOP))),
       row(
         'rxagent / openai SDK loop (client CPU)',
         '×',
@@ -66,6 +72,12 @@ export async function httpSequential(
       row(`rxagent / ${SDK_ON_NODE} (wall)`, '×', pairRatios(rx, get(SDK_ON_NODE))),
     ],
     budgets: [
+      atMost(
+        'HTTP sequential, streaming: rxagent ≤ 1.5 × the hand-written node:http loop per model call',
+        summarize(nodeRatio).median,
+        1.5,
+        '×',
+      ),
       atMost(
         'HTTP sequential: rxagent ≤ 1.0 × the hand-written fetch loop per model call',
         summarize(fetchRatio).median,

@@ -77,9 +77,9 @@ export async function inProcess(config: BenchConfig): Promise<SuiteResult> {
     ],
     budgets: [
       atMost(
-        'In-process: framework cost per turn with the default hooks ≤ 10 µs',
+        'In-process: framework cost per turn with the default hooks ≤ 5 µs',
         summarize(cost).median,
-        10,
+        5,
         'µs',
       ),
       atMost(

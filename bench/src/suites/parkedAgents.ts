@@ -2,6 +2,7 @@ import { BenchModel } from '../contenders/benchModel.js';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import type { BenchConfig } from '../lib/config.js';
@@ -73,6 +74,11 @@ export async function parkedAgents(
     { label: 'rxagent', parking: httpParking, contender: rxagentHttp(server.baseURL) },
     { label: 'openai SDK loop', parking: httpParking, contender: sdkLoop(server.baseURL) },
     { label: 'fetch loop', parking: httpParking, contender: fetchLoop(server.baseURL) },
+    {
+      label: 'node:http loop',
+      parking: httpParking,
+      contender: nodeHttpLoop(server.baseURL),
+    },
     { label: 'rxagent (in process)', parking: local, contender: rxagentInProcess(() => model) },
     {
       label: 'hand-written loop (in process)',
@@ -111,9 +117,9 @@ export async function parkedAgents(
     ],
     budgets: [
       atMost(
-        'Memory: ≤ 22 KB retained heap per parked agent (over HTTP)',
+        'Memory: ≤ 12 KB retained heap per parked agent (over HTTP)',
         summarize(rx).median,
-        22,
+        12,
         'KB',
       ),
     ],

@@ -2,7 +2,14 @@ import { interleave } from '../lib/interleave.js';
 import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
 import { pairRatios, summarize } from '../lib/stats.js';
-import { CALLS_PER_RUN, FINAL_ANSWER } from '../scenario/conversation.js';
+import {
+  CALLS_PER_RUN,
+  FINAL_ANSWER,
+  SYSTEM_PROMPT,
+  scenarioTurn,
+  USER_PROMPT,
+} from '../scenario/conversation.js';
+import { BENCH_TOOLS } from '../scenario/tools.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
 /** The conversation on `build`, over HTTP when a `baseURL` is given (else in process). */
@@ -21,11 +28,49 @@ function conversation(
   return buildConversation(build, () => http);
 }
 
+/**
+ * The conversation in process on a thread of an `AgentHost` of `build`: a new thread per
+ * run (its agent made on first use, as a warm thread's would be), forgotten after it.
+ */
+function hostConversation(build: Build): () => Promise<string> {
+  const { core, react, testing } = build;
+  const toolkit = new core.Toolkit(
+    BENCH_TOOLS.map((t) =>
+      core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
+    ),
+  );
+  const host = new core.AgentHost({
+    create: () =>
+      new react.ReActAgent({
+        name: 'assistant',
+        sysPrompt: SYSTEM_PROMPT,
+        model: new testing.ScriptedChatModel(
+          Array.from(
+            { length: CALLS_PER_RUN },
+            () => (request: { messages: Parameters<typeof scenarioTurn>[0] }) =>
+              scenarioTurn(request.messages),
+          ),
+          { strict: false },
+        ),
+        toolkit,
+      }),
+  });
+  let thread = 0;
+  return async () => {
+    const threadId = `t${thread++}`;
+    const reply = await host.reply(threadId, USER_PROMPT);
+    await host.delete(threadId);
+    return core.textOf(reply);
+  };
+}
+
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
 if (!dirA || !dirB)
-  throw new Error('usage: abCompare.ts <buildA> <buildB> inprocess|http|replay [rounds] [runs]');
+  throw new Error(
+    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay [rounds] [runs]',
+  );
 const runs = Number(runsArg ?? (mode === 'http' ? 40 : mode === 'replay' ? 200 : 400));
-const server = mode === 'inprocess' ? undefined : await ServerProcess.start();
+const server = mode === 'inprocess' || mode === 'host' ? undefined : await ServerProcess.start();
 try {
   // replay: the real SDK and OpenAIChatModel over a fetch that replays recorded replies.
   const replay =
@@ -34,7 +79,10 @@ try {
   const builds = { A: await loadBuild(dirA), B: await loadBuild(dirB) };
   const samples = await interleave(
     (['A', 'B'] as const).map((label) => {
-      const run = conversation(builds[label], baseURL, replay);
+      const run =
+        mode === 'host'
+          ? hostConversation(builds[label])
+          : conversation(builds[label], baseURL, replay);
       return {
         label,
         sample: async () => {

@@ -10,6 +10,7 @@ import { BenchModel } from '../contenders/benchModel.js';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import { takeHeapSnapshot } from '../lib/heapSnapshot.js';
@@ -59,6 +60,7 @@ const makers: Record<string, () => Contender> = {
   'sdk-node': () =>
     sdkLoop(server.baseURL, 'openai SDK loop on createNodeFetch', createNodeFetch()),
   fetch: () => fetchLoop(server.baseURL),
+  node: () => nodeHttpLoop(server.baseURL),
   'rxagent-local': () => rxagentInProcess(() => model),
   'hand-local': () => handLoopInProcess(() => model),
 };

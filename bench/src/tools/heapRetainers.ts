@@ -11,6 +11,7 @@ import { Session } from 'node:inspector/promises';
 import { BenchModel } from '../contenders/benchModel.js';
 import type { Contender } from '../contenders/contender.js';
 import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { takeHeapSnapshot } from '../lib/heapSnapshot.js';
 import { delay } from '../lib/stats.js';
@@ -80,6 +81,7 @@ const makers: Record<string, () => Contender> = {
   'rxagent-local': () => rxagentInProcess(() => model),
   'hand-local': () => handLoopInProcess(() => model),
   ...(server && { rxagent: () => rxagentHttp(server.baseURL) }),
+  ...(server && { node: () => nodeHttpLoop(server.baseURL) }),
 };
 const contender = makers[which]?.();
 if (!contender) throw new Error(`unknown contender ${which}; one of ${Object.keys(makers)}`);

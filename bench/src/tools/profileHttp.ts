@@ -8,6 +8,7 @@
 import { createNodeFetch } from '@rxagent/react-agent';
 import type { Contender } from '../contenders/contender.js';
 import { fetchLoop } from '../contenders/fetchLoop.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { rxagentHttp } from '../contenders/rxagentHttp.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import { CpuProfile } from '../lib/cpuProfile.js';
@@ -20,6 +21,7 @@ const makers: Record<string, () => Contender> = {
   rxagent: () => rxagentHttp(server.baseURL),
   sdk: () => sdkLoop(server.baseURL),
   fetch: () => fetchLoop(server.baseURL),
+  node: () => nodeHttpLoop(server.baseURL),
   'rxagent-fetch': () => rxagentHttp(server.baseURL, "rxagent on Node's fetch", globalThis.fetch),
   'sdk-node': () => sdkLoop(server.baseURL, 'sdk on createNodeFetch', createNodeFetch()),
 };

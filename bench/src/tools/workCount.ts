@@ -8,12 +8,13 @@
  * conversation (the sampling profile's self size by function and source line), and with
  * `--stacks` the 3 callers above each of them. `--http` runs the conversation over HTTP
  * instead (`OpenAIChatModel` against the bench server in its own process, so only the
- * client's allocations count); there `fetch` and `sdk` count the hand-written loops.
+ * client's allocations count); there `fetch`, `sdk` and `node` count the hand-written loops.
  */
 import { Session } from 'node:inspector/promises';
 import { Observable } from 'rxjs';
 import { fetchLoop } from '../contenders/fetchLoop.js';
 import { handLoopInProcess } from '../contenders/inProcess.js';
+import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
 import { noopHook, TURN_EVENTS } from '../contenders/noopHook.js';
 import { sdkLoop } from '../contenders/sdkLoop.js';
 import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
@@ -35,8 +36,13 @@ const hooks = args.includes('--turn-hook') ? [turnHook] : [];
 const server = args.includes('--http') ? await ServerProcess.start() : undefined;
 /** The conversation over HTTP: a hand-written loop, or `build` on `OpenAIChatModel`. */
 const overHttp = async (baseURL: string): Promise<() => Promise<string>> => {
-  if (dir === 'fetch' || dir === 'sdk') {
-    const loop = dir === 'fetch' ? fetchLoop(baseURL) : sdkLoop(baseURL);
+  if (dir === 'fetch' || dir === 'sdk' || dir === 'node') {
+    const loop =
+      dir === 'fetch'
+        ? fetchLoop(baseURL)
+        : dir === 'node'
+          ? nodeHttpLoop(baseURL)
+          : sdkLoop(baseURL);
     return () => loop.run(USER_PROMPT);
   }
   const build: Build = await loadBuild(dir);

@@ -35,7 +35,6 @@ export interface ActiveCallSetup {
  */
 export class ActiveCall {
   readonly context: ActiveCallContext;
-  readonly sink: ((event: AgentEvent) => void) | undefined;
   readonly #phases: Phases<Msg>;
   readonly #controller = new AbortController();
   readonly #external: AbortSignal | undefined;
@@ -48,7 +47,6 @@ export class ActiveCall {
 
   constructor(setup: ActiveCallSetup, subscriber: Subscriber<Msg>) {
     const { options } = setup;
-    this.sink = setup.sink;
     this.#release = setup.release;
     this.#hooksFor = setup.hooksFor;
     this.#phases = new Phases(subscriber);
@@ -65,6 +63,11 @@ export class ActiveCall {
     );
     this.context.durableRun = setup.durable;
     this.#recovering = setup.recovering === true;
+  }
+
+  /** Where the call's event snapshots go (see `ActiveCallContext.sink`), if anywhere. */
+  get sink(): ((event: AgentEvent) => void) | undefined {
+    return this.context.sink;
   }
 
   /** The durable side of the call, when the agent is durable. */

@@ -32,8 +32,7 @@ export class ActiveCallContext implements CallContext {
   #others: Record<string, Usage> | undefined; // other agents' usage, by name
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
-  readonly #sink: ((event: AgentEvent) => void) | undefined;
-  readonly forwardEvent: ((event: AgentEvent) => void) | undefined;
+  #sink: ((event: AgentEvent) => void) | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
 
@@ -49,7 +48,6 @@ export class ActiveCallContext implements CallContext {
     this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
     this.#sink = sink;
-    this.forwardEvent = sink;
   }
 
   /**
@@ -81,6 +79,35 @@ export class ActiveCallContext implements CallContext {
     const run = runHooks(this.#hooksFor(event.type), event);
     const sink = this.#sink;
     return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+  }
+
+  /**
+   * Where a tool that runs an agent sends that agent's events (with their path): the call's
+   * sink, while its events go anywhere (`stream()`, or a follower tapped on later).
+   */
+  get forwardEvent(): ((event: AgentEvent) => void) | undefined {
+    return this.#sink;
+  }
+
+  /** Where the call's event snapshots go (`stream()`, or a sink tapped on later), if anywhere. */
+  get sink(): ((event: AgentEvent) => void) | undefined {
+    return this.#sink;
+  }
+
+  /**
+   * Sends the snapshot of every event from now on to `sink` as well (an AgentHost follower
+   * that attached to a call started without `stream()`). Events whose building a step
+   * already skipped (nothing listened when it began) are not made up afterwards.
+   */
+  tap(sink: (event: AgentEvent) => void): void {
+    const before = this.#sink;
+    this.#sink =
+      before === undefined
+        ? sink
+        : (event) => {
+            before(event);
+            sink(event);
+          };
   }
 
   listens(type: HookEventType): boolean {

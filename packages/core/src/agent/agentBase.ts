@@ -69,6 +69,13 @@ export interface RecoverOptions {
 }
 
 /**
+ * Sends the event snapshots of `agent`'s running call from now on to `sink` too, as if it had
+ * been started with `stream()`; false when no call runs. Internal (not exported from the
+ * package): AgentHost's `attach()` to a call started without `stream()`.
+ */
+export let tapRunning: (agent: AgentBase, sink: (event: AgentEvent) => void) => boolean;
+
+/**
  * The base of every agent. AgentBase owns the infrastructure — the running guard, hooks,
  * interrupts, hub subscribers and state — and a subclass owns only `doCall()`.
  *
@@ -394,6 +401,15 @@ export abstract class AgentBase implements Agent {
   /** Registers nested state captured by `stateDict()` under `key`. */
   protected registerState(key: string, module: StateModule): void {
     this.#state.register(key, module);
+  }
+
+  static {
+    tapRunning = (agent, sink) => {
+      const active = agent.#active;
+      if (active === undefined) return false;
+      active.context.tap(sink);
+      return true;
+    };
   }
 
   #run(

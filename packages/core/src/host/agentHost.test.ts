@@ -1,7 +1,9 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/agentEvent.js';
+import type { CallContext } from '../agent/callContext.js';
 import { InvalidArgumentError } from '../errors.js';
+import type { Msg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { InMemorySession } from '../state/inMemorySession.js';
 import { EchoAgent, ManualAgent } from '../testing/testAgents.js';
@@ -22,6 +24,29 @@ function manualHost(maxLive?: number) {
       return agent;
     },
     ...(maxLive !== undefined && { maxLive }),
+  });
+  return { host, agents };
+}
+
+/** A ManualAgent that keeps the context of each call, to ask what it listens to. */
+class ContextAgent extends ManualAgent {
+  readonly contexts: CallContext[] = [];
+
+  protected override record(msgs: Msg[], context: CallContext): void {
+    super.record(msgs, context);
+    this.contexts.push(context);
+  }
+}
+
+/** A host whose threads are ContextAgents, each kept in `agents` by thread id. */
+function contextHost() {
+  const agents = new Map<string, ContextAgent>();
+  const host = new AgentHost({
+    create: (threadId) => {
+      const agent = new ContextAgent({ name: `agent-${threadId}` });
+      agents.set(threadId, agent);
+      return agent;
+    },
   });
   return { host, agents };
 }
@@ -81,6 +106,54 @@ describe('AgentHost', () => {
     expect(followed).toEqual(own);
     expect(own.map((event) => event.type)).toEqual(['preCall', 'postCall', 'reply']);
     expect(textOf((own.at(-1) as Extract<AgentEvent, { type: 'reply' }>).msg)).toBe('hi there');
+  });
+
+  it('a call() nobody follows builds no events; attach() records them from then on and ends with the reply', async () => {
+    const { host, agents } = contextHost();
+    const caller = host.reply('t', 'hello');
+    await settle();
+    const context = agents.get('t')?.contexts[0];
+    expect(context?.listens('postCall')).toBe(false);
+
+    const follower = lastValueFrom(host.attach('t').pipe(toArray()));
+    expect(context?.listens('postCall')).toBe(true);
+    agents.get('t')?.respond('hi there');
+
+    const [reply, followed] = await Promise.all([caller, follower]);
+    expect(textOf(reply)).toBe('hi there');
+    expect(followed.map((event) => event.type)).toEqual(['postCall', 'reply']);
+    expect(textOf((followed.at(-1) as Extract<AgentEvent, { type: 'reply' }>).msg)).toBe(
+      'hi there',
+    );
+    // The next call, followed by nobody, is plain again.
+    const next = host.reply('t', 'again');
+    await settle();
+    expect(agents.get('t')?.contexts[1]?.listens('postCall')).toBe(false);
+    agents.get('t')?.respond('done');
+    expect(textOf(await next)).toBe('done');
+  });
+
+  it('a follower that attaches to a call() while its agent loads gets every event from the start', async () => {
+    const { host, agents } = contextHost();
+    const caller = host.reply('t', 'hello');
+    const follower = lastValueFrom(host.attach('t').pipe(toArray()));
+    await settle();
+    agents.get('t')?.respond('hi there');
+
+    const [reply, followed] = await Promise.all([caller, follower]);
+    expect(textOf(reply)).toBe('hi there');
+    expect(followed.map((event) => event.type)).toEqual(['preCall', 'postCall', 'reply']);
+  });
+
+  it('a call() still errors with its error, and a follower with it', async () => {
+    const { host, agents } = contextHost();
+    const caller = host.reply('t', 'hello');
+    await settle();
+    const follower = lastValueFrom(host.attach('t').pipe(toArray()));
+    agents.get('t')?.fail(new Error('model down'));
+    await expect(caller).rejects.toThrow('model down');
+    await expect(follower).rejects.toThrow('model down');
+    expect(host.isLive('t')).toBe(true);
   });
 
   it('attach() completes at once when nothing runs on the thread', async () => {

@@ -1,5 +1,5 @@
 import { defer, EMPTY, lastValueFrom, Observable, type Subscription } from 'rxjs';
-import type { AgentBase } from '../agent/agentBase.js';
+import { type AgentBase, tapRunning } from '../agent/agentBase.js';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
 import { deleteCheckpoint } from '../durable/storedCheckpoint.js';
@@ -107,7 +107,7 @@ export class AgentHost {
    */
   call(threadId: string, input?: CallInput, options?: CallOptions): Observable<Msg> {
     return new Observable<Msg>((subscriber) =>
-      this.stream(threadId, input, options).subscribe({
+      this.#queued(threadId, input, options, false, 'call()').subscribe({
         next: (event) => {
           if (event.type === 'reply') subscriber.next(event.msg);
         },
@@ -127,9 +127,23 @@ export class AgentHost {
    * Cold; errors and cancels like `call()`.
    */
   stream(threadId: string, input?: CallInput, options?: CallOptions): Observable<AgentEvent> {
+    return this.#queued(threadId, input, options, true, 'stream()');
+  }
+
+  /**
+   * A call queued on thread `threadId`; `streamed`: whether its subscriber wants every
+   * event (else only the reply is emitted, and the events are built only for followers).
+   */
+  #queued(
+    threadId: string,
+    input: CallInput | undefined,
+    options: CallOptions | undefined,
+    streamed: boolean,
+    method: string,
+  ): Observable<AgentEvent> {
     return defer(() => {
-      const thread = this.#thread(threadId, 'stream()');
-      return thread.turns.run(() => this.#run(thread, input, options));
+      const thread = this.#thread(threadId, method);
+      return thread.turns.run(() => this.#run(thread, input, options, streamed));
     });
   }
 
@@ -197,7 +211,11 @@ export class AgentHost {
   /**
    * Follows the call running on thread `threadId`: its events from its start, then live,
    * ending with its reply (erroring with its error). Completes at once when nothing runs
-   * there. Unsubscribing stops following and leaves the call running.
+   * there. Unsubscribing stops following and leaves the call running. A call made with
+   * `call()` or `reply()` builds its events only once followed (so it costs what the agent's
+   * own `call()` does): its followers get them from when the first follower attached (from
+   * its start when that was before its agent started), each model request's chunks from the
+   * next request on; a `stream()` call's followers get every event from its start.
    */
   attach(threadId: string): Observable<AgentEvent> {
     return defer(() => {
@@ -275,10 +293,21 @@ export class AgentHost {
     return agent;
   }
 
-  /** One call on `thread`, recorded for `attach()`, saved before its reply is emitted. */
-  #run(thread: HostThread, input: CallInput | undefined, options: CallOptions | undefined) {
+  /**
+   * One call on `thread`, recorded for `attach()`, saved before its reply is emitted. A
+   * `streamed` call runs through the agent's `stream()` and emits every event; otherwise
+   * through its `call()`, emitting only the reply, and its events are recorded (through
+   * `tapRunning`) only from when a follower attaches: a plain call pays nothing for
+   * `attach()` while nobody follows it.
+   */
+  #run(
+    thread: HostThread,
+    input: CallInput | undefined,
+    options: CallOptions | undefined,
+    streamed: boolean,
+  ) {
     return new Observable<AgentEvent>((subscriber) => {
-      const run = new ThreadRun('call');
+      const run = new ThreadRun('call', streamed);
       thread.run = run;
       let inner: Subscription | undefined;
       let reply: AgentEvent | undefined;
@@ -318,25 +347,41 @@ export class AgentHost {
           run.started = true;
           const steered = run.steered.splice(0);
           const msgs = steered.length === 0 ? input : [...callMsgs(input), ...steered];
-          inner = agent.stream(msgs, options).subscribe({
-            next: (event) => {
-              if (event.type === 'reply') {
-                reply = event;
-                return;
-              }
-              run.record(event);
-              subscriber.next(event);
-            },
-            error: (error: unknown) => {
-              thread.dirty = true;
-              end(error);
-              subscriber.error(error);
-            },
-            complete: () => {
-              thread.dirty = true;
-              finish();
-            },
-          });
+          const onError = (error: unknown): void => {
+            thread.dirty = true;
+            end(error);
+            subscriber.error(error);
+          };
+          const onComplete = (): void => {
+            thread.dirty = true;
+            finish();
+          };
+          if (run.recording) {
+            // Streamed, or a follower came while the agent was loading: every event.
+            inner = agent.stream(msgs, options).subscribe({
+              next: (event) => {
+                if (event.type === 'reply') {
+                  reply = event;
+                  return;
+                }
+                run.record(event);
+                if (streamed) subscriber.next(event);
+              },
+              error: onError,
+              complete: onComplete,
+            });
+          } else {
+            run.onFirstFollow = () => {
+              tapRunning(agent, (event) => run.record(event));
+            };
+            inner = agent.call(msgs, options).subscribe({
+              next: (msg) => {
+                reply = Object.freeze({ type: 'reply', msg });
+              },
+              error: onError,
+              complete: onComplete,
+            });
+          }
           if (run.interrupt !== undefined) agent.interrupt(run.interrupt.message);
         },
         (error: unknown) => {

@@ -9,6 +9,7 @@ import { abortError } from './abortError.js';
 import { type DirectRoute, type DirectRoutes, statusError } from './directRoute.js';
 import { EventStreamDecoder } from './eventStreamDecoder.js';
 import { fromChatChunk, fromChatCompletion } from './fromChatChunk.js';
+import { responseHeader } from './nodeResponse.js';
 import { notAnEventStream } from './notAnEventStream.js';
 import { type BodySink, readBody } from './readBody.js';
 import type { AttemptSink } from './retry.js';
@@ -62,6 +63,8 @@ export class ChatAttempt implements BodySink {
   #headersSeen = false;
   #finished = false;
   #done = false;
+  /** Completed at `[DONE]`, the rest of the body still being read (and its watchdog on). */
+  #draining = false;
   #lastActivity = 0;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #deadline: ReturnType<typeof setTimeout> | undefined;
@@ -105,6 +108,7 @@ export class ChatAttempt implements BodySink {
 
   /** The end of the streamed body, or the error that ended it (`BodySink`). */
   end(error?: unknown): void {
+    if (this.#draining) clearTimeout(this.#watchdog);
     this.#decoder?.end();
     if (error !== undefined) this.#fail(error);
     else if (!this.#finished && !this.#aborted) this.#fail(this.#cutStream());
@@ -199,7 +203,7 @@ export class ChatAttempt implements BodySink {
     if (this.#settled) return;
     this.#headersSeen = true;
     this.#armWatchdog();
-    const type = response.headers.get('content-type') ?? '';
+    const type = responseHeader(response, 'content-type') ?? '';
     // Servers that answer a stream request with a JSON error or an HTML page still say 200.
     if (/json|html/i.test(type)) {
       const { model, baseURL } = this.#settings;
@@ -216,6 +220,14 @@ export class ChatAttempt implements BodySink {
     if (this.#done) return;
     if (data.startsWith('[DONE]')) {
       this.#done = true;
+      // A finished reply is complete now, not at the body's end, which may come in a later
+      // packet (a server descheduled on a busy machine would keep the whole turn waiting).
+      // The watchdog stays until the body ends, so a server that never ends it does not
+      // keep the socket forever.
+      if (this.#finished && !this.#aborted && !this.#settled) {
+        this.#draining = true;
+        this.#complete();
+      }
       return;
     }
     const json: unknown = JSON.parse(data);
@@ -251,7 +263,7 @@ export class ChatAttempt implements BodySink {
    */
   #settle(): void {
     this.#settled = true;
-    clearTimeout(this.#watchdog);
+    if (!this.#draining) clearTimeout(this.#watchdog);
     clearTimeout(this.#deadline);
     this.#outer?.removeEventListener('abort', this.#onOuterAbort);
   }

@@ -73,10 +73,12 @@ export async function directRoute(
     timeout: timeoutMs,
   };
   const { req, url } = await client.buildRequest(options);
-  const headers: [string, string][] = [];
+  const headers: (readonly [string, string])[] = [];
   new Headers(req.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => {
-    headers.push([name, value]);
+    headers.push(Object.freeze([name, value] as const));
   });
+  // Frozen: the transport builds its header list from it once, not per request.
+  Object.freeze(headers);
   return { url, headers, fetch: fetchImpl, sendAbortable: sendAbortableOf(fetchImpl) };
 }
 

@@ -6,6 +6,7 @@ import { InvalidArgumentError } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../../test/httpServer.js';
 import { createNodeFetch, sendAbortableOf } from './nodeFetch.js';
+import { responseHeader } from './nodeResponse.js';
 
 async function readAll(response: Response): Promise<string[]> {
   const reader = response.body!.getReader();
@@ -49,6 +50,48 @@ describe('createNodeFetch', () => {
     expect(response.ok).toBe(true);
     expect(response.headers.get('x-twice')).toBe('a, b');
     expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('reads a header without building the response Headers, as Headers.get gives it', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, [
+        ['Content-Type', 'text/event-stream'],
+        ['x-twice', 'a'],
+        ['X-Twice', 'b'],
+      ]);
+      res.end('data: [DONE]\n\n');
+    });
+    const response = await createNodeFetch()(server.url);
+    expect(responseHeader(response, 'content-type')).toBe('text/event-stream');
+    expect(responseHeader(response, 'x-twice')).toBe('a, b');
+    expect(responseHeader(response, 'x-absent')).toBeNull();
+    expect(response.headers.get('x-twice')).toBe('a, b');
+    expect(responseHeader(response, 'x-twice')).toBe('a, b');
+    expect(responseHeader(new Response(null, { headers: { 'x-one': '1' } }), 'x-one')).toBe('1');
+    await response.text();
+  });
+
+  it('sends a frozen header array as given each time, with each body its own length; a mutable one as it is now', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const server = await serve((req, res) => {
+      seen.push(req.headers);
+      res.end();
+    });
+    const fetch = createNodeFetch();
+    const frozen = Object.freeze([Object.freeze(['x-route', 'r1'])]) as unknown as [
+      string,
+      string,
+    ][];
+    await (await fetch(server.url, { method: 'POST', headers: frozen, body: 'ab' })).text();
+    await (await fetch(server.url, { method: 'POST', headers: frozen, body: 'abcdé' })).text();
+    const mutable: [string, string][] = [['x-mutable', 'm1']];
+    await (await fetch(server.url, { method: 'POST', headers: mutable, body: 'a' })).text();
+    mutable[0] = ['x-mutable', 'm2'];
+    await (await fetch(server.url, { method: 'POST', headers: mutable, body: 'a' })).text();
+    expect(seen[0]).toMatchObject({ 'x-route': 'r1', 'content-length': '2' });
+    expect(seen[1]).toMatchObject({ 'x-route': 'r1', 'content-length': '6' });
+    expect(seen[2]).toMatchObject({ 'x-mutable': 'm1' });
+    expect(seen[3]).toMatchObject({ 'x-mutable': 'm2' });
   });
 
   it('takes headers as a plain object or as pairs', async () => {

@@ -7,7 +7,7 @@ import type {
 import type { AgentOptions } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { checkOptions, InvalidArgumentError } from '@rxagent/core';
-import { type AbortLike, NodeResponse } from './nodeResponse.js';
+import { type AbortLike, headersOf, NodeResponse } from './nodeResponse.js';
 
 /** Options of `createNodeFetch`. */
 export interface NodeFetchOptions {
@@ -146,11 +146,15 @@ function answerWith(
     const empty = NULL_BODY.has(status);
     // An unread response keeps its socket busy: drain a body that is never exposed.
     if (empty) res.resume();
-    const head = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
+    const statusText = res.statusMessage ?? '';
     resolve(
       empty
-        ? new Response(null, head)
-        : (new NodeResponse(decoded(res), abort, head) as unknown as Response),
+        ? new Response(null, { status, statusText, headers: headersOf(res.rawHeaders) })
+        : (new NodeResponse(decoded(res), abort, {
+            status,
+            statusText,
+            rawHeaders: res.rawHeaders,
+          }) as unknown as Response),
     );
   };
 }
@@ -293,6 +297,25 @@ function rawHeaders(
   host: string,
   body: string | Uint8Array | null | undefined,
 ): string[] {
+  const out = baseHeaders(init, host).slice();
+  if (typeof body === 'string') out.push('content-length', String(Buffer.byteLength(body)));
+  else if (body) out.push('content-length', String(body.byteLength));
+  return out;
+}
+
+/**
+ * The flat header list of a frozen header array (`OpenAIChatModel` sends the same one with
+ * every request of a model), built once per array and host.
+ */
+const frozenHeaders = new WeakMap<object, { readonly host: string; readonly list: string[] }>();
+
+/** `rawHeaders` without `content-length`: kept for a frozen `init` array. */
+function baseHeaders(init: RequestInit['headers'], host: string): string[] {
+  const cacheable = Array.isArray(init) && Object.isFrozen(init);
+  if (cacheable) {
+    const cached = frozenHeaders.get(init);
+    if (cached?.host === host) return cached.list;
+  }
   const out = ['host', host];
   let acceptEncoding = false;
   const add = (value: string, name: string): void => {
@@ -305,17 +328,8 @@ function rawHeaders(
   else if (Array.isArray(init)) for (const [name, value] of init) add(value ?? '', name ?? '');
   else if (init) for (const [name, value] of Object.entries(init)) add(String(value), name);
   if (!acceptEncoding) out.push('accept-encoding', 'gzip, deflate, br');
-  if (typeof body === 'string') out.push('content-length', String(Buffer.byteLength(body)));
-  else if (body) out.push('content-length', String(body.byteLength));
+  if (cacheable) frozenHeaders.set(init, { host, list: out });
   return out;
-}
-
-/** The response headers as `Headers` (repeated ones joined, as `fetch` shows them). */
-function responseHeaders(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return headers;
 }
 
 /**

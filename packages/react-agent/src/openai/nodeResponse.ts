@@ -16,7 +16,11 @@ const ResponseBase = Response as unknown as new (body: null, init: ResponseInit)
 export interface NodeResponseInit {
   readonly status: number;
   readonly statusText: string;
-  readonly headers: Headers;
+  /**
+   * The headers as Node received them (`IncomingMessage.rawHeaders`: name, value, …): the
+   * `Headers` object is built from them only when something asks for `headers`.
+   */
+  readonly rawHeaders: readonly string[];
 }
 
 /**
@@ -30,6 +34,7 @@ export class NodeResponse extends ResponseBase {
   readonly #source: Readable;
   readonly #signal: AbortLike | null | undefined;
   readonly #init: NodeResponseInit;
+  #headers: Headers | undefined;
   /** The `Response` over a web stream, built on first use. */
   #web: Response | undefined;
   #taken = false;
@@ -43,7 +48,24 @@ export class NodeResponse extends ResponseBase {
   }
 
   get headers(): Headers {
-    return this.#init.headers;
+    this.#headers ??= headersOf(this.#init.rawHeaders);
+    return this.#headers;
+  }
+
+  /**
+   * One header's value (repeated ones joined with `, `, as `Headers.get` gives them), read
+   * from the raw list without building `headers`; `null` when absent.
+   */
+  header(name: string): string | null {
+    if (this.#headers) return this.#headers.get(name);
+    let value: string | null = null;
+    const raw = this.#init.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) {
+        value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
+      }
+    }
+    return value;
   }
 
   get body(): ReadableStream<Uint8Array> | null {
@@ -89,10 +111,26 @@ export class NodeResponse extends ResponseBase {
     if (!this.#web) {
       // Taken by a reader of the readable: the body is used, as after a read of `body`.
       const body = this.#taken ? usedBody() : webBody(this.#source, this.#signal);
-      this.#web = new Response(body, this.#init);
+      const { status, statusText } = this.#init;
+      this.#web = new Response(body, { status, statusText, headers: this.headers });
     }
     return this.#web;
   }
+}
+
+/** The raw header list as `Headers` (repeated ones joined, as `fetch` shows them). */
+export function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/**
+ * Header `name` (lower case) of `response`, without building the `Headers` of a
+ * `createNodeFetch` response; `null` when absent.
+ */
+export function responseHeader(response: Response, name: string): string | null {
+  return response instanceof NodeResponse ? response.header(name) : response.headers.get(name);
 }
 
 /** The readable behind a `createNodeFetch` response, taken once; `undefined` for any other. */

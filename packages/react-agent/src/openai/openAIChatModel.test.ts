@@ -14,6 +14,7 @@ import { type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/
 import OpenAI from 'openai';
 import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serve } from '../../test/httpServer.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from './openAIChatModel.js';
 
 let server: StrictOpenAIServer;
@@ -414,10 +415,11 @@ describe('OpenAIChatModel.stream', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       await collect(model().stream(request()));
-      expect(vi.getTimerCount()).toBe(0);
+      // The reply completes at [DONE]; its watchdog goes when the body's end arrives.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0), { interval: 5 });
       const retried = model({ retryBaseDelayMs: 0 }).stream(request());
       expect((await collect(retried)).response.text).toBe('after a retry');
-      expect(vi.getTimerCount()).toBe(0);
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0), { interval: 5 });
       const subscription = model().stream(request()).subscribe();
       await vi.waitFor(() => expect(server.requests).toHaveLength(4), { interval: 5 });
       subscription.unsubscribe();
@@ -427,6 +429,54 @@ describe('OpenAIChatModel.stream', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('completes a finished reply at [DONE], before the body ends, and closes a body that never ends after timeoutMs', async () => {
+    const chunk = (body: object) => `data: ${JSON.stringify(body)}\n\n`;
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+    let requestClosed = false;
+    const http = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ ...base, choices: [{ index: 0, delta: { content: 'done early' } }] }));
+      res.write(
+        chunk({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+          'data: [DONE]\n\n',
+      );
+      // The body is never ended.
+      req.socket.on('close', () => {
+        requestClosed = true;
+      });
+    });
+    const chat = new OpenAIChatModel({
+      model: 'm',
+      baseURL: `${http.url}/v1`,
+      apiKey: 'k',
+      timeoutMs: 300,
+      maxRetries: 0,
+    });
+    const { response } = await collect(chat.stream(request()));
+    expect(response.text).toBe('done early');
+    expect(response.finishReason).toBe('stop');
+    expect(requestClosed).toBe(false);
+    await vi.waitFor(() => expect(requestClosed).toBe(true), { timeout: 10_000, interval: 20 });
+  });
+
+  it('still reports a stream cut after [DONE] without a finish reason', async () => {
+    const http = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'half' } }] })}\n\ndata: [DONE]\n\n`,
+      );
+    });
+    const chat = new OpenAIChatModel({
+      model: 'm',
+      baseURL: `${http.url}/v1`,
+      apiKey: 'k',
+      maxRetries: 0,
+    });
+    const { error } = await failure(chat.stream(request()));
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toMatch(/ended before the reply was complete/);
   });
 
   it('retries a request that timed out before its first chunk', async () => {

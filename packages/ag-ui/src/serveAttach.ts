@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { AgentHost } from '@rxagent/core';
+import { openEventStream } from './eventStream.js';
 import type { OriginPolicy } from './originPolicy.js';
 import { RequestRejection, sendRejection } from './requestRejection.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
@@ -38,13 +38,7 @@ export function serveAttach(
     res.writeHead(204).end();
     return;
   }
-  const encoder = new EventEncoder({ accept: 'text/event-stream' });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  res.flushHeaders();
+  const encoder = openEventStream(res);
   // The events so far replay synchronously on subscription: a failure then ends at once.
   const subscription = toAgUiEvents(host.attach(threadId), { threadId, runId }).subscribe({
     next: (event) => {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { type Event, EventType, type RunAgentInput } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { AgentEvent, Msg } from '@rxagent/core';
 import type { Observable, Subscription } from 'rxjs';
+import { openEventStream } from './eventStream.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
 
 /** A request that passed every check: the run to serve. */
@@ -26,13 +26,7 @@ export interface PreparedRun {
 export function serveRun(res: ServerResponse, run: PreparedRun, graceMs: number): void {
   // The client may have gone while the body was read or the agent was fetched: run nothing.
   if (res.destroyed || res.socket === null || res.socket.destroyed) return;
-  const encoder = new EventEncoder({ accept: 'text/event-stream' });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  res.flushHeaders();
+  const encoder = openEventStream(res);
   const { input } = run;
   let ended = false;
   let graceTimer: NodeJS.Timeout | undefined;

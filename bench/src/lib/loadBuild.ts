@@ -13,12 +13,14 @@ import { BENCH_TOOLS } from '../scenario/tools.js';
 type Core = typeof import('@rxagent/core');
 type Testing = typeof import('@rxagent/core/testing');
 type React = typeof import('@rxagent/react-agent');
+type AnthropicPackage = typeof import('@rxagent/anthropic');
 
 /** One build of rxagent (from `buildPackages.ts`), loaded as its own module instances. */
 export interface Build {
   readonly core: Core;
   readonly testing: Testing;
   readonly react: React;
+  readonly anthropic: AnthropicPackage;
 }
 
 /** Loads the packages built into `dir` (its `node_modules/@rxagent/*`). */
@@ -28,6 +30,7 @@ export async function loadBuild(dir: string): Promise<Build> {
     core: (await import(at('core/index.js'))) as Core,
     testing: (await import(at('core/testing/index.js'))) as Testing,
     react: (await import(at('react-agent/index.js'))) as React,
+    anthropic: (await import(at('anthropic/index.js'))) as AnthropicPackage,
   };
 }
 

@@ -28,6 +28,17 @@ function conversation(
   return buildConversation(build, () => http);
 }
 
+/** The conversation over the Messages API on `build`'s `AnthropicChatModel` (its default transport). */
+function anthropicConversation(build: Build, baseURL: string): () => Promise<string> {
+  const model = new build.anthropic.AnthropicChatModel({
+    model: 'bench-model',
+    baseURL,
+    apiKey: 'bench-key',
+    maxTokens: 1024,
+  });
+  return buildConversation(build, () => model);
+}
+
 /**
  * The conversation in process on a thread of an `AgentHost` of `build`: a new thread per
  * run (its agent made on first use, as a warm thread's would be), forgotten after it.
@@ -67,10 +78,14 @@ function hostConversation(build: Build): () => Promise<string> {
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
 if (!dirA || !dirB)
   throw new Error(
-    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay [rounds] [runs]',
+    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|anthropic [rounds] [runs]',
   );
-const runs = Number(runsArg ?? (mode === 'http' ? 40 : mode === 'replay' ? 200 : 400));
-const server = mode === 'inprocess' || mode === 'host' ? undefined : await ServerProcess.start();
+const overHttp = mode === 'http' || mode === 'anthropic';
+const runs = Number(runsArg ?? (overHttp ? 40 : mode === 'replay' ? 200 : 400));
+const server =
+  mode === 'inprocess' || mode === 'host'
+    ? undefined
+    : await ServerProcess.start(mode === 'anthropic' ? 'anthropicServerMain.ts' : undefined);
 try {
   // replay: the real SDK and OpenAIChatModel over a fetch that replays recorded replies.
   const replay =
@@ -82,7 +97,9 @@ try {
       const run =
         mode === 'host'
           ? hostConversation(builds[label])
-          : conversation(builds[label], baseURL, replay);
+          : mode === 'anthropic'
+            ? anthropicConversation(builds[label], baseURL!)
+            : conversation(builds[label], baseURL, replay);
       return {
         label,
         sample: async () => {

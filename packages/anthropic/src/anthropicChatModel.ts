@@ -19,7 +19,8 @@ import {
   runWithRetries,
 } from '@rxagent/react-agent';
 import { Observable } from 'rxjs';
-import { type MessagesAttemptSettings, startMessagesAttempt } from './messagesAttempt.js';
+import { MessagesAttempt, type MessagesAttemptSettings } from './messagesAttempt.js';
+import { MessagesRoutes } from './messagesRoute.js';
 import { anthropicRetryAfter } from './toAnthropicError.js';
 import { type MessagesRequestSettings, toMessagesRequest } from './toMessagesRequest.js';
 
@@ -122,8 +123,13 @@ export class AnthropicChatModel implements ChatModel {
       isRetryable: (error) => error instanceof ModelError && error.retryable,
       retryAfterMs: anthropicRetryAfter,
     };
-    const client = options.client ?? createClient(options, timeoutMs);
-    this.#attempt = { client, model, baseURL: client.baseURL, timeoutMs };
+    const own = options.client === undefined;
+    const transport = options.fetch ?? sharedNodeFetch();
+    const client = options.client ?? createClient(options, timeoutMs, transport);
+    // The model's own client has the same headers on every request: they are asked of the
+    // SDK once and each request goes straight to the transport.
+    const routes = own ? new MessagesRoutes(client, transport, timeoutMs) : undefined;
+    this.#attempt = { client, model, baseURL: client.baseURL, timeoutMs, routes };
     const thinking = options.thinking;
     const budget = thinking?.type === 'enabled' ? thinking.budget_tokens : 0;
     this.#settings = {
@@ -161,11 +167,15 @@ export class AnthropicChatModel implements ChatModel {
       sink.error(error);
       return () => {};
     }
-    return startMessagesAttempt(this.#attempt, params, sink, request.signal);
+    return MessagesAttempt.start(this.#attempt, params, sink, request.signal);
   }
 }
 
-function createClient(options: AnthropicChatModelOptions, timeoutMs: number): Anthropic {
+function createClient(
+  options: AnthropicChatModelOptions,
+  timeoutMs: number,
+  transport: typeof fetch,
+): Anthropic {
   const baseURL = options.baseURL || process.env['ANTHROPIC_BASE_URL'] || undefined;
   const apiKey =
     options.apiKey || process.env['ANTHROPIC_API_KEY'] || (baseURL ? 'not-needed' : undefined);
@@ -180,7 +190,7 @@ function createClient(options: AnthropicChatModelOptions, timeoutMs: number): An
     maxRetries: 0,
     timeout: timeoutMs,
     logLevel: 'off',
-    fetch: options.fetch ?? sharedNodeFetch(),
+    fetch: transport,
     ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
   });
 }

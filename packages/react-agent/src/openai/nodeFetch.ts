@@ -192,7 +192,11 @@ export type SendAbortable = (
  */
 export const SEND_ABORTABLE: unique symbol = Symbol('rxagent.sendAbortable');
 
-/** `sendAbortable` of `fetchImpl` when it is a `createNodeFetch` function. */
+/**
+ * How `fetchImpl` sends a request without a signal, when it is a `createNodeFetch` function
+ * (else `undefined`): a model's transport aborts its request through the returned handle,
+ * with no `AbortController` and no listener per request.
+ */
 export function sendAbortableOf(fetchImpl: typeof fetch): SendAbortable | undefined {
   return (fetchImpl as { [SEND_ABORTABLE]?: SendAbortable })[SEND_ABORTABLE];
 }

@@ -15,12 +15,13 @@ import {
 import {
   type AttemptSink,
   createNodeFetch,
+  DirectRoutes,
   type RetryConfig,
   runWithRetries,
 } from '@rxagent/react-agent';
 import { Observable } from 'rxjs';
 import { MessagesAttempt, type MessagesAttemptSettings } from './messagesAttempt.js';
-import { MessagesRoutes } from './messagesRoute.js';
+import { messagesRoute } from './messagesRoute.js';
 import { anthropicRetryAfter } from './toAnthropicError.js';
 import { type MessagesRequestSettings, toMessagesRequest } from './toMessagesRequest.js';
 
@@ -128,7 +129,9 @@ export class AnthropicChatModel implements ChatModel {
     const client = options.client ?? createClient(options, timeoutMs, transport);
     // The model's own client has the same headers on every request: they are asked of the
     // SDK once and each request goes straight to the transport.
-    const routes = own ? new MessagesRoutes(client, transport, timeoutMs) : undefined;
+    const routes = own
+      ? new DirectRoutes(() => messagesRoute(client, transport, timeoutMs))
+      : undefined;
     this.#attempt = { client, model, baseURL: client.baseURL, timeoutMs, routes };
     const thinking = options.thinking;
     const budget = thinking?.type === 'enabled' ? thinking.budget_tokens : 0;

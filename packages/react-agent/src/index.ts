@@ -18,19 +18,24 @@ export { ReActCallState } from './loop/reactCallState.js';
 export type { RememberedApproval, RememberedApprovals } from './loop/rememberedApprovals.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
 export { Transcript } from './loop/transcript.js';
-export { type EventHandler, EventStreamDecoder } from './openai/eventStreamDecoder.js';
+export {
+  type DirectRoute,
+  DirectRoutes,
+  errorBody,
+  routeOf,
+} from './openai/directRoute.js';
+export {
+  type AttemptLimits,
+  type AttemptTimeout,
+  EventStreamAttempt,
+} from './openai/eventStreamAttempt.js';
 export {
   type AbortableRequest,
   createNodeFetch,
   type NodeFetchOptions,
   type SendAbortable,
-  sendAbortableOf,
 } from './openai/nodeFetch.js';
-export { responseHeader } from './openai/nodeResponse.js';
-export { notAnEventStream } from './openai/notAnEventStream.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
-export { type BodySink, readBody } from './openai/readBody.js';
-export { readText } from './openai/readText.js';
 export {
   type AttemptSink,
   type HeaderReader,

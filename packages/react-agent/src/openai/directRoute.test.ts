@@ -32,7 +32,7 @@ describe('DirectRoutes', () => {
   it('asks the SDK once and gives the same route from then on, at once', async () => {
     const sdk = client();
     const build = vi.spyOn(sdk, 'buildRequest');
-    const routes = new DirectRoutes(sdk, fetch, 1_000);
+    const routes = new DirectRoutes(() => directRoute(sdk, fetch, 1_000));
     const first = await routes.get();
     expect(routes.get()).toBe(first);
     expect(build).toHaveBeenCalledTimes(1);
@@ -41,7 +41,7 @@ describe('DirectRoutes', () => {
   it('does not keep a failed build: the next request asks again', async () => {
     const sdk = client();
     vi.spyOn(sdk, 'buildRequest').mockRejectedValueOnce(new Error('token service down'));
-    const routes = new DirectRoutes(sdk, fetch, 1_000);
+    const routes = new DirectRoutes(() => directRoute(sdk, fetch, 1_000));
     await expect(routes.get()).rejects.toThrow('token service down');
     await expect(routes.get()).resolves.toMatchObject({ url: expect.stringContaining('/chat') });
   });

@@ -24,20 +24,20 @@ export interface DirectRoute {
 type RequestOptions = Parameters<OpenAI['buildRequest']>[0];
 
 /**
- * The route of one model, asked of the SDK on the first request and kept: `get()` gives it
- * at once from then on. A failed attempt to build it is not kept.
+ * The route of one model, built on the first request (`build` asks the provider's SDK) and
+ * kept: `get()` gives it at once from then on. A failed attempt to build it is not kept.
  */
-export class DirectRoutes {
-  readonly #build: () => Promise<DirectRoute>;
-  #route: DirectRoute | undefined;
-  #pending: Promise<DirectRoute> | undefined;
+export class DirectRoutes<R extends DirectRoute = DirectRoute> {
+  readonly #build: () => Promise<R>;
+  #route: R | undefined;
+  #pending: Promise<R> | undefined;
 
-  constructor(client: OpenAI, fetchImpl: typeof fetch, timeoutMs: number) {
-    this.#build = () => directRoute(client, fetchImpl, timeoutMs);
+  constructor(build: () => Promise<R>) {
+    this.#build = build;
   }
 
   /** The route, or the promise of it while the first request builds it. */
-  get(): DirectRoute | Promise<DirectRoute> {
+  get(): R | Promise<R> {
     if (this.#route) return this.#route;
     this.#pending ??= this.#build().then(
       (route) => {
@@ -73,11 +73,23 @@ export async function directRoute(
     timeout: timeoutMs,
   };
   const { req, url } = await client.buildRequest(options);
+  return routeOf(url, req.headers as ConstructorParameters<typeof Headers>[0], fetchImpl);
+}
+
+/**
+ * A route to `url` with the headers an SDK built for it (`HeadersInit`, as `buildRequest`
+ * gives them), sent with `fetchImpl`: the header names lower-cased and the list frozen, so
+ * the transport builds its header list from it once, not per request.
+ */
+export function routeOf(
+  url: string,
+  init: ConstructorParameters<typeof Headers>[0],
+  fetchImpl: typeof fetch,
+): DirectRoute {
   const headers: (readonly [string, string])[] = [];
-  new Headers(req.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => {
+  new Headers(init).forEach((value, name) => {
     headers.push(Object.freeze([name, value] as const));
   });
-  // Frozen: the transport builds its header list from it once, not per request.
   Object.freeze(headers);
   return { url, headers, fetch: fetchImpl, sendAbortable: sendAbortableOf(fetchImpl) };
 }
@@ -85,20 +97,26 @@ export async function directRoute(
 /**
  * The SDK's error for a response that is not a success (`APIError.generate`: a
  * `RateLimitError` for a 429, an `InternalServerError` for a 5xx…), from at most 64 KB of
- * its body (the server's JSON error, or its text), as the SDK reports it. A JSON array of
- * errors (Gemini's `[{"error": {...}}]`) gives its first error, which the SDK would
- * otherwise drop ("400 status code (no body)").
+ * its body (the server's JSON error, or its text), as the SDK reports it.
  */
 export async function statusError(response: Response): Promise<APIError> {
+  const { json, text } = await errorBody(response);
+  return APIError.generate(response.status, json, json ? undefined : text, response.headers);
+}
+
+/**
+ * The body of an error response: at most its first 64 KB as text (the rest is never read),
+ * and its JSON error when it is one. A JSON array of errors (Gemini's `[{"error": {...}}]`)
+ * gives its first error, which an SDK would otherwise drop ("400 status code (no body)").
+ */
+export async function errorBody(response: Response): Promise<{ json?: object; text: string }> {
   const text = await readText(response, ERROR_BODY_BYTES).catch((error: unknown) =>
     error instanceof Error ? error.message : String(error),
   );
-  let json: object | undefined;
   try {
-    const parsed: unknown = JSON.parse(text);
-    json = errorEnvelope(parsed);
+    const json = errorEnvelope(JSON.parse(text));
+    return json === undefined ? { text } : { json, text };
   } catch {
-    // Not JSON: the text is the message.
+    return { text }; // not JSON: the text is the message
   }
-  return APIError.generate(response.status, json, json ? undefined : text, response.headers);
 }

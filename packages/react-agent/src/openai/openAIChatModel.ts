@@ -5,7 +5,7 @@ import { Observable } from 'rxjs';
 import { type AttemptSettings, ChatAttempt, type ChatParams } from './chatAttempt.js';
 import { ChatClient } from './chatClient.js';
 import { checkBaseURL } from './checkBaseURL.js';
-import { DirectRoutes } from './directRoute.js';
+import { DirectRoutes, directRoute } from './directRoute.js';
 import { createNodeFetch } from './nodeFetch.js';
 import { nonNegative, nonNegativeInteger, positive } from './optionChecks.js';
 import { type AttemptSink, type RetryConfig, runWithRetries } from './retry.js';
@@ -147,7 +147,9 @@ export class OpenAIChatModel implements ChatModel {
       timeoutMs: this.#timeoutMs,
       requestTimeoutMs,
       // A client of our own sends the same headers every time: ask the SDK for them once.
-      routes: options.client ? undefined : new DirectRoutes(client, fetchImpl, this.#timeoutMs),
+      routes: options.client
+        ? undefined
+        : new DirectRoutes(() => directRoute(client, fetchImpl, this.#timeoutMs)),
     };
     this.#settings = {
       model,

@@ -68,7 +68,8 @@ export abstract class EventStreamAttempt<T> implements BodySink {
     this.outer = outer;
     outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
     if (limits.requestTimeoutMs !== undefined) {
-      this.#deadline = setTimeout(this.#onDeadline, limits.requestTimeoutMs);
+      // A closure only when there is a deadline (most models set none).
+      this.#deadline = setTimeout(() => this.#onDeadline(), limits.requestTimeoutMs);
     }
   }
 
@@ -182,17 +183,19 @@ export abstract class EventStreamAttempt<T> implements BodySink {
     const type = responseHeader(response, 'content-type') ?? '';
     // Servers that answer a stream request with a JSON error or an HTML page still say 200.
     if (/json|html/i.test(type)) throw await notAnEventStream(response, type, this.where);
-    this.#decoder = new EventStreamDecoder(this.#onEvent);
+    // The event callback is made with the decoder: a request still waiting for its headers
+    // (a parked call) holds neither.
+    this.#decoder = new EventStreamDecoder((data, event) => this.#onEvent(data, event));
     this.#stopReading = readBody(response, this);
   }
 
-  readonly #onEvent = (data: string, event: string | undefined): void => {
+  #onEvent(data: string, event: string | undefined): void {
     // Whole events, not bytes, count as activity: a byte trickle is not a working server.
     this.#lastActivity = performance.now();
     // After the reply completed the rest of the body is read, but ignored.
     if (this.#draining) return;
     this.onEvent(data, event);
-  };
+  }
 
   /**
    * The reply is whole: the attempt completes now, not at the body's end, which may come in
@@ -261,10 +264,10 @@ export abstract class EventStreamAttempt<T> implements BodySink {
     this.fail(undefined);
   };
 
-  readonly #onDeadline = (): void => {
+  #onDeadline(): void {
     this.#timedOut = 'request';
     this.#abortInFlight();
-  };
+  }
 
   /** Aborts the request in flight, once. */
   #abort(reason?: unknown): void {

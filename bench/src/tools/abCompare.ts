@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { lastValueFrom } from 'rxjs';
 import { interleave } from '../lib/interleave.js';
 import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
@@ -9,6 +12,7 @@ import {
   scenarioTurn,
   USER_PROMPT,
 } from '../scenario/conversation.js';
+import { evalAgentFactory, evalDataset } from '../scenario/evalCases.js';
 import { BENCH_TOOLS } from '../scenario/tools.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
@@ -64,11 +68,75 @@ function hostConversation(build: Build): () => Promise<string> {
   };
 }
 
+type Eval = typeof import('@rxagent/eval');
+
+/**
+ * The eval scenario on `dir`'s build (the `evalOverhead` suite's dataset and agents): one
+ * sample runs `cases` cases through the agents' `call()` directly and through `evaluate()`
+ * (an `includes` scorer), and gives CPU µs per case of each and the runner's share.
+ */
+async function evalSample(build: Build, dir: string, cases: number) {
+  const url = pathToFileURL(join(dir, 'node_modules/@rxagent/eval/index.js')).href;
+  const { evaluate, includes } = (await import(url)) as Eval;
+  const dataset = evalDataset(cases);
+  const agentFor = evalAgentFactory(build);
+  const cpuPerCase = async (run: () => Promise<void>) => {
+    const cpu0 = process.cpuUsage();
+    await run();
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / cases;
+  };
+  return async () => {
+    const call = await cpuPerCase(async () => {
+      for (const testCase of dataset) {
+        await lastValueFrom(agentFor(testCase).call(build.core.userMsg(testCase.input as string)));
+      }
+    });
+    const evaluated = await cpuPerCase(async () => {
+      const report = await evaluate({
+        dataset,
+        agent: agentFor,
+        scorers: [includes()],
+        progress: false,
+      });
+      if (report.scorers['includes']?.passRate !== 1) throw new Error('an eval case failed');
+    });
+    return { call, eval: evaluated, runner: (evaluated / call - 1) * 100 };
+  };
+}
+
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
 if (!dirA || !dirB)
   throw new Error(
-    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay [rounds] [runs]',
+    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|eval [rounds] [runs]',
   );
+if (mode === 'eval') {
+  // Each sample: the same cases by call() then by evaluate(), on one build; A and B interleaved.
+  const cases = Number(runsArg ?? 200);
+  const series = await Promise.all(
+    (['A', 'B'] as const).map(async (label) => {
+      const dir = label === 'A' ? dirA : dirB;
+      return { label, sample: await evalSample(await loadBuild(dir), dir, cases) };
+    }),
+  );
+  const samples = await interleave(series, Number(roundsArg), 2);
+  for (const key of ['call', 'eval']) {
+    const a = summarize(samples.get('A', key));
+    const b = summarize(samples.get('B', key));
+    const ratio = summarize(pairRatios(samples.get('B', key), samples.get('A', key)));
+    process.stdout.write(
+      `eval ${key}() CPU µs per case: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
+        `B ${b.median.toFixed(1)} (${b.min.toFixed(1)}–${b.max.toFixed(1)}), B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
+    );
+  }
+  for (const label of ['A', 'B']) {
+    const runner = summarize(samples.get(label, 'runner'));
+    process.stdout.write(
+      `eval ${label}: runner cost over call() ${runner.median.toFixed(1)} % (${runner.min.toFixed(1)} – ${runner.max.toFixed(1)})\n`,
+    );
+  }
+  process.exit(0);
+}
 const runs = Number(runsArg ?? (mode === 'http' ? 40 : mode === 'replay' ? 200 : 400));
 const server = mode === 'inprocess' || mode === 'host' ? undefined : await ServerProcess.start();
 try {

@@ -27,6 +27,7 @@ export type {
   CallInput,
   CallOptions,
   InterruptContext,
+  StreamOptions,
   StructuredOutputSchema,
 } from './agent/callOptions.js';
 export { type AgentEventOf, isEvent } from './agent/isEvent.js';

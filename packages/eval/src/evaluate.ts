@@ -1,4 +1,4 @@
-import { type AgentBase, checkOptions } from '@rxagent/core';
+import { type AgentBase, checkOptions, optionNames } from '@rxagent/core';
 import { from, mergeMap, type Observable, tap, toArray } from 'rxjs';
 import { type EvalCase, loadDataset } from './evalCase.js';
 import type { CaseResult, EvalReport } from './evalReport.js';
@@ -28,18 +28,26 @@ export interface EvaluateOptions {
   readonly progress?: ProgressOut | false;
   /** Aborting it cancels the runs in flight and rejects with an `AbortError`. */
   readonly signal?: AbortSignal;
+  /**
+   * Keep the per-chunk events (`reasoningChunk`, `actingChunk`) in each run's `trace`
+   * (default false): its trace page then shows each model request's time to first chunk and
+   * its chunk count. Without it the agent builds no chunk events for the run, so the runner
+   * costs little more than the agent's `call()`.
+   */
+  readonly traceChunks?: boolean;
 }
 
-const OPTION_KEYS = [
-  'dataset',
-  'agent',
-  'scorers',
-  'concurrency',
-  'trials',
-  'name',
-  'progress',
-  'signal',
-] as const;
+const OPTION_KEYS = optionNames<EvaluateOptions>({
+  dataset: true,
+  agent: true,
+  scorers: true,
+  concurrency: true,
+  trials: true,
+  name: true,
+  progress: true,
+  signal: true,
+  traceChunks: true,
+});
 
 /**
  * Runs every case of `dataset` `trials` times on a fresh agent, at most `concurrency` at once,
@@ -69,6 +77,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const scorers = namedScorers(options.scorers);
   const concurrency = positiveInteger(options.concurrency ?? 1, 'concurrency');
   const trials = positiveInteger(options.trials ?? 1, 'trials');
+  const traceChunks = options.traceChunks ?? false;
+  if (typeof traceChunks !== 'boolean') {
+    throw new TypeError(`evaluate: traceChunks must be a boolean, not ${String(traceChunks)}.`);
+  }
+  const runner = { agent: options.agent, scorers, traceChunks };
   const runs = cases.flatMap((testCase) =>
     Array.from({ length: trials }, (_, trial) => ({ testCase, trial })),
   );
@@ -79,7 +92,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
     from(runs).pipe(
       mergeMap(({ testCase, trial }) => {
         progress.started();
-        return runCase(testCase, trial, { agent: options.agent, scorers }).pipe(
+        return runCase(testCase, trial, runner).pipe(
           tap((result) => progress.finished(result.passed)),
         );
       }, concurrency),

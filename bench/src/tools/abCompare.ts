@@ -71,38 +71,45 @@ function hostConversation(build: Build): () => Promise<string> {
 type Eval = typeof import('@rxagent/eval');
 
 /**
- * The eval scenario on `dir`'s build (the `evalOverhead` suite's dataset and agents): one
- * sample runs `cases` cases through the agents' `call()` directly and through `evaluate()`
- * (an `includes` scorer), and gives CPU µs per case of each and the runner's share.
+ * The eval scenario on `dir`'s build (the `evalOverhead` suite's dataset and agents): two
+ * series, `cases` cases through the agents' `call()` directly and the same cases through
+ * `evaluate()` (an `includes` scorer), each sample in CPU µs per case.
  */
-async function evalSample(build: Build, dir: string, cases: number) {
+async function evalSeries(label: string, dir: string, cases: number) {
+  const build = await loadBuild(dir);
   const url = pathToFileURL(join(dir, 'node_modules/@rxagent/eval/index.js')).href;
   const { evaluate, includes } = (await import(url)) as Eval;
   const dataset = evalDataset(cases);
   const agentFor = evalAgentFactory(build);
-  const cpuPerCase = async (run: () => Promise<void>) => {
+  const cpuPerCase = (run: () => Promise<void>) => async () => {
     const cpu0 = process.cpuUsage();
     await run();
     const cpu = process.cpuUsage(cpu0);
-    return (cpu.user + cpu.system) / cases;
+    return { value: (cpu.user + cpu.system) / cases };
   };
-  return async () => {
-    const call = await cpuPerCase(async () => {
-      for (const testCase of dataset) {
-        await lastValueFrom(agentFor(testCase).call(build.core.userMsg(testCase.input as string)));
-      }
-    });
-    const evaluated = await cpuPerCase(async () => {
-      const report = await evaluate({
-        dataset,
-        agent: agentFor,
-        scorers: [includes()],
-        progress: false,
-      });
-      if (report.scorers['includes']?.passRate !== 1) throw new Error('an eval case failed');
-    });
-    return { call, eval: evaluated, runner: (evaluated / call - 1) * 100 };
-  };
+  return [
+    {
+      label: `${label} call`,
+      sample: cpuPerCase(async () => {
+        for (const testCase of dataset) {
+          const input = build.core.userMsg(testCase.input as string);
+          await lastValueFrom(agentFor(testCase).call(input));
+        }
+      }),
+    },
+    {
+      label: `${label} eval`,
+      sample: cpuPerCase(async () => {
+        const report = await evaluate({
+          dataset,
+          agent: agentFor,
+          scorers: [includes()],
+          progress: false,
+        });
+        if (report.scorers['includes']?.passRate !== 1) throw new Error('an eval case failed');
+      }),
+    },
+  ];
 }
 
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
@@ -111,28 +118,24 @@ if (!dirA || !dirB)
     'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|eval [rounds] [runs]',
   );
 if (mode === 'eval') {
-  // Each sample: the same cases by call() then by evaluate(), on one build; A and B interleaved.
+  // Four series interleaved (A call, A eval, B call, B eval), the order rotating each round.
   const cases = Number(runsArg ?? 200);
-  const series = await Promise.all(
-    (['A', 'B'] as const).map(async (label) => {
-      const dir = label === 'A' ? dirA : dirB;
-      return { label, sample: await evalSample(await loadBuild(dir), dir, cases) };
-    }),
-  );
+  const series = [...(await evalSeries('A', dirA, cases)), ...(await evalSeries('B', dirB, cases))];
   const samples = await interleave(series, Number(roundsArg), 2);
-  for (const key of ['call', 'eval']) {
-    const a = summarize(samples.get('A', key));
-    const b = summarize(samples.get('B', key));
-    const ratio = summarize(pairRatios(samples.get('B', key), samples.get('A', key)));
+  for (const kind of ['call', 'eval']) {
+    const a = summarize(samples.get(`A ${kind}`));
+    const b = summarize(samples.get(`B ${kind}`));
+    const ratio = summarize(pairRatios(samples.get(`B ${kind}`), samples.get(`A ${kind}`)));
     process.stdout.write(
-      `eval ${key}() CPU µs per case: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
+      `eval ${kind} CPU µs per case: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
         `B ${b.median.toFixed(1)} (${b.min.toFixed(1)}–${b.max.toFixed(1)}), B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
     );
   }
   for (const label of ['A', 'B']) {
-    const runner = summarize(samples.get(label, 'runner'));
+    const ratios = pairRatios(samples.get(`${label} eval`), samples.get(`${label} call`));
+    const runner = summarize(ratios.map((ratio) => (ratio - 1) * 100));
     process.stdout.write(
-      `eval ${label}: runner cost over call() ${runner.median.toFixed(1)} % (${runner.min.toFixed(1)} – ${runner.max.toFixed(1)})\n`,
+      `eval ${label}: evaluate() over call() ${runner.median.toFixed(1)} % (${runner.min.toFixed(1)} – ${runner.max.toFixed(1)}), median of the per-round ratios\n`,
     );
   }
   process.exit(0);

@@ -24,8 +24,8 @@ export interface CaseResult {
   readonly latencyMs: number;
   /**
    * The run's events, timed (for `traceHtml`): every hook event of the call and of agents it
-   * called as tools, then the reply; the per-chunk events only with `traceChunks`. Copied to
-   * JSON when first read (or when a scorer that reads the trace ran), then the same array.
+   * called as tools, then the reply; the per-chunk events only with `traceChunks`. The
+   * entries share the run's messages, tool calls and results (not copies).
    */
   readonly trace: readonly TraceEntry[];
 }

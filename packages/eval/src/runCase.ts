@@ -2,9 +2,8 @@ import { type AgentBase, type AgentEvent, type Msg, userMsg } from '@rxagent/cor
 import { Observable, type Subscription } from 'rxjs';
 import type { EvalCase } from './evalCase.js';
 import type { CaseResult } from './evalReport.js';
-import { checkedScore, readsTrace, type Score, type ScoreFn } from './scorer.js';
+import { checkedScore, type Score, type ScoreFn } from './scorer.js';
 import { RunTrace, TRACE_EVENTS } from './trace/runTrace.js';
-import type { TraceEntry } from './trace/traceEntry.js';
 
 /** What one run needs: the agent factory, the scorers by name, and what its trace keeps. */
 export interface CaseRunner {
@@ -16,8 +15,9 @@ export interface CaseRunner {
 
 type Outcome = { readonly reply: Msg } | { readonly error: string };
 
-/** What a scorer that does not read the trace is handed in its place. */
-const NO_TRACE: readonly TraceEntry[] = Object.freeze([]);
+/** The stream options of a run whose trace leaves the chunk events out, and of one that keeps them. */
+const WITHOUT_CHUNKS = Object.freeze({ events: TRACE_EVENTS });
+const WITH_CHUNKS = Object.freeze({});
 
 /**
  * One run of `testCase`: a fresh agent from the factory, its call streamed with only the
@@ -25,9 +25,7 @@ const NO_TRACE: readonly TraceEntry[] = Object.freeze([]);
  * recorded with their times, then every scorer in order. Cold; emits one `CaseResult` and
  * completes. A failed call is a result with `error` and every score 0; a scorer that throws
  * or returns no valid score scores 0 with the failure as its reason. Unsubscribing cancels
- * the agent's call (or drops the result of a scorer still running). The trace's JSON
- * entries are made when a scorer that reads the trace runs, or when `result.trace` is first
- * read.
+ * the agent's call (or drops the result of a scorer still running).
  */
 export function runCase(
   testCase: EvalCase,
@@ -51,8 +49,8 @@ export function runCase(
     let reply: Msg | undefined;
     try {
       const agent = runner.agent(testCase);
-      const events = runner.traceChunks === true ? {} : { events: TRACE_EVENTS };
-      call = agent.stream(inputOf(testCase.input), events).subscribe({
+      const options = runner.traceChunks === true ? WITH_CHUNKS : WITHOUT_CHUNKS;
+      call = agent.stream(inputOf(testCase.input), options).subscribe({
         next: (event: AgentEvent) => {
           trace.record(event);
           if (event.type === 'reply') reply = event.msg;
@@ -84,7 +82,7 @@ function inputOf(input: EvalCase['input']): Msg | Msg[] {
 /**
  * Runs every scorer in order and hands `done` the scores by name. Synchronous scorers run
  * one after another with no Promise; the first Promise a scorer returns is awaited, then the
- * rest go on the same way. The trace's JSON entries are made only for a scorer that reads them.
+ * rest go on the same way.
  */
 function scoreAll(
   testCase: EvalCase,
@@ -111,7 +109,7 @@ function scoreAll(
       const [name, score] = entries[i]!;
       let value: unknown;
       try {
-        value = score(testCase, reply, readsTrace(score) ? trace.entries() : NO_TRACE);
+        value = score(testCase, reply, trace.entries);
       } catch (error) {
         scores[name] = failed(error);
         continue;
@@ -168,10 +166,7 @@ function result(
     ...outcome,
     usage: trace.usage(),
     latencyMs,
-    // Copied to JSON on first read (by a reader, `writeReport` or `JSON.stringify`), then kept.
-    get trace() {
-      return trace.entries();
-    },
+    trace: trace.entries,
   };
 }
 

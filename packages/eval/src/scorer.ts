@@ -24,20 +24,6 @@ export interface Scorer {
 /** A scorer as `evaluate` takes it: named, or a function named by its `name`. */
 export type ScorerLike = Scorer | ScoreFn;
 
-/** Score functions known not to read their third argument (the built-in text scorers). */
-const traceFree = new WeakSet<ScoreFn>();
-
-/** Marks `score` as one that never reads the trace, so a run scored only by such needs no copy of it. */
-export function ignoresTrace(score: ScoreFn): ScoreFn {
-  traceFree.add(score);
-  return score;
-}
-
-/** Whether `score` was marked by `ignoresTrace`. */
-export function readsTrace(score: ScoreFn): boolean {
-  return !traceFree.has(score);
-}
-
 /** The scorers of an eval by name; throws `TypeError` for a duplicate or missing name. */
 export function namedScorers(
   scorers: readonly ScorerLike[] | Readonly<Record<string, ScorerLike>>,
@@ -47,11 +33,7 @@ export function namedScorers(
     if (named.has(name)) {
       throw new TypeError(`evaluate: two scorers are named "${name}"; give each its own name.`);
     }
-    if (typeof scorer === 'function') named.set(name, scorer);
-    else {
-      const bound = scorer.score.bind(scorer);
-      named.set(name, readsTrace(scorer.score) ? bound : ignoresTrace(bound));
-    }
+    named.set(name, typeof scorer === 'function' ? scorer : scorer.score.bind(scorer));
   };
   if (Array.isArray(scorers)) {
     scorers.forEach((scorer: ScorerLike, index) => {

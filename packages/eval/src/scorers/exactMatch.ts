@@ -1,5 +1,5 @@
 import { checkOptions, textOf } from '@rxagent/core';
-import { ignoresTrace, type Scorer } from '../scorer.js';
+import type { Scorer } from '../scorer.js';
 import { expectedTexts, normalise } from './expectedText.js';
 
 /** Options of `exactMatch` and `includes`. */
@@ -18,7 +18,7 @@ export function exactMatch(options: TextScorerOptions = {}): Scorer {
   const caseSensitive = options.caseSensitive ?? false;
   return {
     name: 'exactMatch',
-    score: ignoresTrace((testCase, reply) => {
+    score: (testCase, reply) => {
       const expected = expectedTexts(testCase.expected);
       if (expected === undefined) return { score: 0, reason: 'the case has no expected value' };
       const text = normalise(textOf(reply), caseSensitive);
@@ -26,6 +26,6 @@ export function exactMatch(options: TextScorerOptions = {}): Scorer {
       return hit
         ? { score: 1, reason: 'the reply equals the expected text' }
         : { score: 0, reason: `expected ${JSON.stringify(expected.join(' | '))}` };
-    }),
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { checkOptions, textOf } from '@rxagent/core';
-import { ignoresTrace, type Scorer } from '../scorer.js';
+import type { Scorer } from '../scorer.js';
 import type { TextScorerOptions } from './exactMatch.js';
 import { expectedTexts, normalise } from './expectedText.js';
 
@@ -14,7 +14,7 @@ export function includes(options: TextScorerOptions = {}): Scorer {
   const caseSensitive = options.caseSensitive ?? false;
   return {
     name: 'includes',
-    score: ignoresTrace((testCase, reply) => {
+    score: (testCase, reply) => {
       const expected = expectedTexts(testCase.expected);
       if (expected === undefined || expected.length === 0) {
         return { score: 0, reason: 'the case has no expected value' };
@@ -25,6 +25,6 @@ export function includes(options: TextScorerOptions = {}): Scorer {
       return missing.length === 0
         ? { score, reason: 'the reply contains every expected text' }
         : { score, reason: `missing ${missing.map((part) => JSON.stringify(part)).join(', ')}` };
-    }),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { type ChatModel, checkOptions, textOf } from '@rxagent/core';
 import { lastValueFrom, reduce } from 'rxjs';
 import type { EvalCase } from '../evalCase.js';
-import { ignoresTrace, type Score, type Scorer } from '../scorer.js';
+import type { Score, Scorer } from '../scorer.js';
 
 /** Options of `llmJudge`. */
 export interface LlmJudgeOptions {
@@ -31,7 +31,7 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
   const { model, rubric } = options;
   return {
     name: options.name ?? 'llmJudge',
-    score: ignoresTrace(async (testCase, reply) => {
+    score: async (testCase, reply) => {
       const verdict = await lastValueFrom(
         model
           .stream({
@@ -44,7 +44,7 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
           .pipe(reduce((text, chunk) => text + (chunk.text ?? ''), '')),
       );
       return readVerdict(verdict);
-    }),
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { type Msg, textOf } from '@rxagent/core';
-import { ignoresTrace, type Scorer } from '../scorer.js';
+import type { Scorer } from '../scorer.js';
 
 /** What `matchesSchema` needs of a schema: zod's `safeParse` (zod 3 or 4). */
 export interface SafeParseSchema {
@@ -20,7 +20,7 @@ export function matchesSchema(schema: SafeParseSchema): Scorer {
   }
   return {
     name: 'matchesSchema',
-    score: ignoresTrace((_testCase, reply) => {
+    score: (_testCase, reply) => {
       const value = replyValue(reply);
       if (!value.ok) return { score: 0, reason: value.reason };
       const result = schema.safeParse(value.value);
@@ -29,7 +29,7 @@ export function matchesSchema(schema: SafeParseSchema): Scorer {
         .slice(0, 3)
         .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
       return { score: 0, reason: issues.join('; ') || 'the reply does not match the schema' };
-    }),
+    },
   };
 }
 

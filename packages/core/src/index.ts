@@ -27,7 +27,6 @@ export type {
   CallInput,
   CallOptions,
   InterruptContext,
-  StreamOptions,
   StructuredOutputSchema,
 } from './agent/callOptions.js';
 export { type AgentEventOf, isEvent } from './agent/isEvent.js';
@@ -39,6 +38,7 @@ export {
   type ReplyStats,
   replyMetadata,
 } from './agent/replyMetadata.js';
+export type { StreamOptions } from './agent/streamOptions.js';
 export { subAgentBudget, usageReportOf } from './agent/subAgentUsage.js';
 export {
   type Budget,

@@ -1,8 +1,9 @@
 import { type AgentBase, checkOptions, optionNames } from '@rxagent/core';
-import { from, mergeMap, type Observable, tap, toArray } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { type EvalCase, loadDataset } from './evalCase.js';
 import type { CaseResult, EvalReport } from './evalReport.js';
 import { ProgressLine, type ProgressOut } from './progressLine.js';
+import { runAll } from './runAll.js';
 import { runCase } from './runCase.js';
 import { namedScorers, type ScorerLike } from './scorer.js';
 import { summarize } from './summarize.js';
@@ -89,19 +90,13 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const startedAt = new Date();
   const started = performance.now();
   const results = await collect(
-    from(runs).pipe(
-      mergeMap(({ testCase, trial }) => {
-        progress.started();
-        return runCase(testCase, trial, runner).pipe(
-          tap((result) => progress.finished(result.passed)),
-        );
-      }, concurrency),
-      toArray(),
-    ),
+    // In dataset order, then trial: the order of `runs`, whatever order they finish in.
+    runAll(runs, concurrency, ({ testCase, trial }) => {
+      progress.started();
+      return runCase(testCase, trial, runner, (result) => progress.finished(result.passed));
+    }),
     options.signal,
   ).finally(() => progress.end());
-  const order = new Map(cases.map((testCase, index) => [testCase.id, index]));
-  results.sort((a, b) => order.get(a.id)! - order.get(b.id)! || a.trial - b.trial);
   return {
     version: 1,
     name: options.name ?? 'eval',

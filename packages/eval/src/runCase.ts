@@ -25,12 +25,14 @@ const WITH_CHUNKS = Object.freeze({});
  * recorded with their times, then every scorer in order. Cold; emits one `CaseResult` and
  * completes. A failed call is a result with `error` and every score 0; a scorer that throws
  * or returns no valid score scores 0 with the failure as its reason. Unsubscribing cancels
- * the agent's call (or drops the result of a scorer still running).
+ * the agent's call (or drops the result of a scorer still running). `onResult` sees the
+ * result just before it is emitted.
  */
 export function runCase(
   testCase: EvalCase,
   trial: number,
   runner: CaseRunner,
+  onResult?: (result: CaseResult) => void,
 ): Observable<CaseResult> {
   return new Observable<CaseResult>((subscriber) => {
     const started = performance.now();
@@ -42,7 +44,9 @@ export function runCase(
       latencyMs = performance.now() - started;
       scoreAll(testCase, outcome, trace, runner.scorers, (scores) => {
         if (subscriber.closed) return;
-        subscriber.next(result(testCase, trial, outcome, scores, trace, latencyMs));
+        const value = result(testCase, trial, outcome, scores, trace, latencyMs);
+        onResult?.(value);
+        subscriber.next(value);
         subscriber.complete();
       });
     };

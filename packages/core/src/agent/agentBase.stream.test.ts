@@ -286,7 +286,7 @@ describe('AgentBase.stream', () => {
       expect(types(seen.values)).toEqual(['postCall', 'reply']);
     });
 
-    it('filters the error event too, and still errors with the call\'s error', () => {
+    it("filters the error event too, and still errors with the call's error", () => {
       const failure = new Error('mid-stream failure');
       const agent = new Talker(['Hel'], failure);
       const { seen } = subscribeAndRecord(agent.stream(userMsg('hi'), { events: ['preCall'] }));

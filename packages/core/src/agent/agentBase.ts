@@ -32,12 +32,12 @@ import type {
   CallInput,
   CallOptions,
   InterruptContext,
-  StreamOptions,
   StructuredOutputSchema,
 } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 import { streamEventTypes } from './streamEventTypes.js';
+import type { StreamOptions } from './streamOptions.js';
 import { TurnQueue } from './turnQueue.js';
 
 /** Options every agent accepts. */
@@ -226,7 +226,13 @@ export abstract class AgentBase implements Agent {
     const { events, ...callOptions } = options;
     // Checked on subscription: a bad `events` errors the stream, like a bad call option.
     return streamOf((sink) =>
-      this.#run(input, callOptions, sink, undefined, streamEventTypes(`${this.name}.stream()`, events)),
+      this.#run(
+        input,
+        callOptions,
+        sink,
+        undefined,
+        streamEventTypes(`${this.name}.stream()`, events),
+      ),
     );
   }
 

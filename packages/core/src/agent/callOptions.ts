@@ -1,5 +1,4 @@
 import type { Budget } from '../budget/budget.js';
-import type { HookEventType } from '../hooks/hookEvent.js';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 
@@ -39,17 +38,6 @@ export interface CallOptions {
    * under that tool call's).
    */
   readonly caller?: CallerRef;
-}
-
-/** Options of `stream()`: a call's options, and which events to emit. */
-export interface StreamOptions extends CallOptions {
-  /**
-   * The hook event types to emit (the final `reply` event always comes); every type when
-   * omitted. Events of other types are neither emitted nor built for the stream: leaving out
-   * `reasoningChunk` and `actingChunk` keeps a call no hook listens to on its chunk-free path,
-   * nearly as cheap as `call()`. Nested agents' events (with `path`) are filtered the same way.
-   */
-  readonly events?: readonly HookEventType[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { ScriptedChatModel } from '@rxagent/core/testing';
 import {
   type EvalCase,
   evaluate,
+  exactMatch,
   includes,
   type ScoreFn,
   type TraceEntry,
@@ -232,5 +233,18 @@ describe('evaluate: the trace of a run', () => {
         traceChunks: 'yes' as unknown as boolean,
       }),
     ).rejects.toThrow(/traceChunks must be a boolean/);
+  });
+});
+
+describe('text scorers: whitespace', () => {
+  it('collapses any run of whitespace (tabs, newlines, no-break spaces) on both sides', () => {
+    const testCase: EvalCase = { id: 'x', input: 'x', expected: ['Paris  is', 'the\tcapital'] };
+    const score = (text: string) => includes().score(testCase, assistantMsg(text), []);
+    expect(score('  Yes: paris\u00a0is\nthe   capital.  ')).toMatchObject({ score: 1 });
+    expect(score('Paris is the capital')).toMatchObject({ score: 1 });
+    expect(score('Parisis thecapital')).toMatchObject({ score: 0 });
+    expect(
+      exactMatch().score({ ...testCase, expected: 'a b' }, assistantMsg(' A \n\n B '), []),
+    ).toMatchObject({ score: 1 });
   });
 });

@@ -53,7 +53,8 @@ const OPTION_KEYS = optionNames<EvaluateOptions>({
 /**
  * Runs every case of `dataset` `trials` times on a fresh agent, at most `concurrency` at once,
  * scores each reply with every scorer and resolves with the report: each run's scores,
- * reply, usage, latency and trace; per scorer the mean and the pass rate (a run passes a
+ * reply, usage, latency and trace (every hook event but the per-chunk ones, unless
+ * `traceChunks`); per scorer the mean and the pass rate (a run passes a
  * scorer at 1); latency p50/p95; tokens. A failed agent call does not stop the evaluation:
  * its run has an `error` and scores 0. Rejects with `TypeError` or `InvalidArgumentError`
  * for bad options or a bad dataset (before any run), and with an `AbortError` when `signal`

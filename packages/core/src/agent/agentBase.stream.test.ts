@@ -1,11 +1,21 @@
-import { concat, defer, lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
+import {
+  concat,
+  defer,
+  lastValueFrom,
+  map,
+  Observable,
+  of,
+  Subject,
+  throwError,
+  toArray,
+} from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AgentBusyError } from '../errors.js';
 import type { HookEvent, PreCallEvent, ReasoningChunkEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
-import { AgentBase } from './agentBase.js';
+import { AgentBase, tapRunning } from './agentBase.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -308,6 +318,38 @@ describe('AgentBase.stream', () => {
       expect(String(seen.error)).toContain('"reasoningChunks"');
       expect(agent.contexts).toHaveLength(0);
       expect(agent.isRunning).toBe(false);
+    });
+
+    it('still filters its own events when a follower taps the call for every event', () => {
+      const gate = new Subject<void>();
+      /** Streams one chunk, waits for the gate, streams another. */
+      class Gated extends AgentBase {
+        protected doCall(_msgs: Msg[], context: CallContext): Observable<Msg> {
+          const chunk = (text: string) =>
+            context.notify<ReasoningChunkEvent>({
+              type: 'reasoningChunk',
+              agent: this,
+              delta: { text },
+              accumulated: assistantMsg(text, { name: this.name }),
+            });
+          return concat(
+            chunk('a').pipe(toArray()),
+            gate.pipe(toArray()),
+            defer(() => chunk('b')).pipe(toArray()),
+            of(assistantMsg('ab', { name: this.name })),
+          ).pipe(
+            toArray(),
+            map(() => assistantMsg('ab', { name: this.name })),
+          );
+        }
+      }
+      const agent = new Gated({ name: 'gated' });
+      const { seen } = subscribeAndRecord(agent.stream(userMsg('hi'), { events: ['postCall'] }));
+      const tapped: string[] = [];
+      expect(tapRunning(agent, (event) => tapped.push(event.type))).toBe(true);
+      gate.complete();
+      expect(types(seen.values)).toEqual(['postCall', 'reply']);
+      expect(tapped).toEqual(['reasoningChunk', 'postCall']);
     });
 
     it('keeps the other call options checked', () => {

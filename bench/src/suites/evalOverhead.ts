@@ -1,47 +1,25 @@
-import { type AgentBase, Toolkit, tool, userMsg } from '@rxagent/core';
-import { ScriptedChatModel } from '@rxagent/core/testing';
-import { type EvalCase, evaluate, includes } from '@rxagent/eval';
-import { ReActAgent } from '@rxagent/react-agent';
+import * as core from '@rxagent/core';
+import * as testing from '@rxagent/core/testing';
+import { evaluate, includes } from '@rxagent/eval';
+import * as react from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
-import { z } from 'zod';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, pairRatios, summarize } from '../lib/stats.js';
-
-const lookup = tool({
-  name: 'lookup',
-  description: 'Looks a city up.',
-  parameters: z.object({ city: z.string() }),
-  execute: ({ city }) => `${city}: 21 °C`,
-});
-
-/** One case's agent: a ReAct call with one tool step and a streamed answer, in process. */
-function agentFor(testCase: EvalCase): AgentBase {
-  return new ReActAgent({
-    name: 'bench',
-    sysPrompt: 'Use lookup.',
-    toolkit: new Toolkit([lookup]),
-    model: new ScriptedChatModel([
-      { toolCalls: [{ name: 'lookup', arguments: { city: testCase.id } }] },
-      `It is 21 °C in ${testCase.id} today, a fine day for a walk by the river.`,
-    ]),
-  });
-}
+import { evalAgentFactory, evalDataset } from '../scenario/evalCases.js';
 
 /**
  * Suite: `evaluate()` over a dataset against calling the same agents directly, one case
- * after another (each a fresh ReActAgent, a tool step and a streamed answer): the runner's
- * cost per case over `call()`, and over `stream()` (which it calls: the rest is the timed
- * trace, an `includes` scorer and the report), in microseconds.
+ * after another (each a fresh ReActAgent from one factory, a tool step and a streamed
+ * answer): the runner's cost per case over the agent's own `call()` (what it adds: the timed
+ * trace of every non-chunk event, an `includes` scorer and the report), in microseconds, and
+ * a full `stream()` beside them for scale (the runner streamed every event before).
  */
 export async function evalOverhead(config: BenchConfig): Promise<SuiteResult> {
   const count = config.quick ? 50 : 200;
-  const dataset: EvalCase[] = Array.from({ length: count }, (_, i) => ({
-    id: `city${i}`,
-    input: `Weather in city${i}?`,
-    expected: '21 °C',
-  }));
+  const dataset = evalDataset(count);
+  const agentFor = evalAgentFactory({ core, testing, react });
   const timed = async (run: () => Promise<unknown>) => {
     const t0 = performance.now();
     await run();
@@ -53,7 +31,7 @@ export async function evalOverhead(config: BenchConfig): Promise<SuiteResult> {
       sample: () =>
         timed(async () => {
           for (const testCase of dataset) {
-            await lastValueFrom(agentFor(testCase).call(userMsg(testCase.input as string)));
+            await lastValueFrom(agentFor(testCase).call(core.userMsg(testCase.input as string)));
           }
         }),
     },
@@ -62,7 +40,7 @@ export async function evalOverhead(config: BenchConfig): Promise<SuiteResult> {
       sample: () =>
         timed(async () => {
           for (const testCase of dataset) {
-            await lastValueFrom(agentFor(testCase).stream(userMsg(testCase.input as string)));
+            await lastValueFrom(agentFor(testCase).stream(core.userMsg(testCase.input as string)));
           }
         }),
     },
@@ -95,7 +73,7 @@ export async function evalOverhead(config: BenchConfig): Promise<SuiteResult> {
       row('evaluate(), per case', 'µs', evaluated),
       row('evaluate() / call()', '×', pairRatios(evaluated, direct)),
       row('evaluate() − call(), per case', 'µs', overhead),
-      row('evaluate() − stream(), per case (trace, scorer, report)', 'µs', ownCost),
+      row('evaluate() − stream() (every event), per case', 'µs', ownCost),
     ],
     budgets: [
       atMost(

@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { lastValueFrom } from 'rxjs';
 import { interleave } from '../lib/interleave.js';
 import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
 import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
@@ -9,6 +12,7 @@ import {
   scenarioTurn,
   USER_PROMPT,
 } from '../scenario/conversation.js';
+import { evalAgentFactory, evalDataset } from '../scenario/evalCases.js';
 import { BENCH_TOOLS } from '../scenario/tools.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
@@ -75,11 +79,78 @@ function hostConversation(build: Build): () => Promise<string> {
   };
 }
 
+type Eval = typeof import('@rxagent/eval');
+
+/**
+ * The eval scenario on `dir`'s build (the `evalOverhead` suite's dataset and agents): two
+ * series, `cases` cases through the agents' `call()` directly and the same cases through
+ * `evaluate()` (an `includes` scorer), each sample in CPU µs per case.
+ */
+async function evalSeries(label: string, dir: string, cases: number) {
+  const build = await loadBuild(dir);
+  const url = pathToFileURL(join(dir, 'node_modules/@rxagent/eval/index.js')).href;
+  const { evaluate, includes } = (await import(url)) as Eval;
+  const dataset = evalDataset(cases);
+  const agentFor = evalAgentFactory(build);
+  const cpuPerCase = (run: () => Promise<void>) => async () => {
+    const cpu0 = process.cpuUsage();
+    await run();
+    const cpu = process.cpuUsage(cpu0);
+    return { value: (cpu.user + cpu.system) / cases };
+  };
+  return [
+    {
+      label: `${label} call`,
+      sample: cpuPerCase(async () => {
+        for (const testCase of dataset) {
+          const input = build.core.userMsg(testCase.input as string);
+          await lastValueFrom(agentFor(testCase).call(input));
+        }
+      }),
+    },
+    {
+      label: `${label} eval`,
+      sample: cpuPerCase(async () => {
+        const report = await evaluate({
+          dataset,
+          agent: agentFor,
+          scorers: [includes()],
+          progress: false,
+        });
+        if (report.scorers['includes']?.passRate !== 1) throw new Error('an eval case failed');
+      }),
+    },
+  ];
+}
+
 const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
 if (!dirA || !dirB)
   throw new Error(
-    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|anthropic [rounds] [runs]',
+    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|anthropic|eval [rounds] [runs]',
   );
+if (mode === 'eval') {
+  // Four series interleaved (A call, A eval, B call, B eval), the order rotating each round.
+  const cases = Number(runsArg ?? 200);
+  const series = [...(await evalSeries('A', dirA, cases)), ...(await evalSeries('B', dirB, cases))];
+  const samples = await interleave(series, Number(roundsArg), 2);
+  for (const kind of ['call', 'eval']) {
+    const a = summarize(samples.get(`A ${kind}`));
+    const b = summarize(samples.get(`B ${kind}`));
+    const ratio = summarize(pairRatios(samples.get(`B ${kind}`), samples.get(`A ${kind}`)));
+    process.stdout.write(
+      `eval ${kind} CPU µs per case: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
+        `B ${b.median.toFixed(1)} (${b.min.toFixed(1)}–${b.max.toFixed(1)}), B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
+    );
+  }
+  for (const label of ['A', 'B']) {
+    const ratios = pairRatios(samples.get(`${label} eval`), samples.get(`${label} call`));
+    const runner = summarize(ratios.map((ratio) => (ratio - 1) * 100));
+    process.stdout.write(
+      `eval ${label}: evaluate() over call() ${runner.median.toFixed(1)} % (${runner.min.toFixed(1)} – ${runner.max.toFixed(1)}), median of the per-round ratios\n`,
+    );
+  }
+  process.exit(0);
+}
 const overHttp = mode === 'http' || mode === 'anthropic';
 const runs = Number(runsArg ?? (overHttp ? 40 : mode === 'replay' ? 200 : 400));
 const server =

@@ -38,6 +38,7 @@ export {
   type ReplyStats,
   replyMetadata,
 } from './agent/replyMetadata.js';
+export type { StreamOptions } from './agent/streamOptions.js';
 export { subAgentBudget, usageReportOf } from './agent/subAgentUsage.js';
 export {
   type Budget,

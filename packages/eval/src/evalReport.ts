@@ -22,7 +22,11 @@ export interface CaseResult {
   readonly usage: Usage;
   /** Milliseconds from calling the agent to its reply (scoring excluded). */
   readonly latencyMs: number;
-  /** The run's events, timed (for `traceHtml`). */
+  /**
+   * The run's events, timed (for `traceHtml`): every hook event of the call and of agents it
+   * called as tools, then the reply; the per-chunk events only with `traceChunks`. The
+   * entries share the run's messages, tool calls and results (not copies).
+   */
   readonly trace: readonly TraceEntry[];
 }
 

@@ -1,8 +1,9 @@
-import { type AgentBase, checkOptions } from '@rxagent/core';
-import { from, mergeMap, type Observable, tap, toArray } from 'rxjs';
+import { type AgentBase, checkOptions, optionNames } from '@rxagent/core';
+import type { Observable } from 'rxjs';
 import { type EvalCase, loadDataset } from './evalCase.js';
 import type { CaseResult, EvalReport } from './evalReport.js';
 import { ProgressLine, type ProgressOut } from './progressLine.js';
+import { runAll } from './runAll.js';
 import { runCase } from './runCase.js';
 import { namedScorers, type ScorerLike } from './scorer.js';
 import { summarize } from './summarize.js';
@@ -28,23 +29,32 @@ export interface EvaluateOptions {
   readonly progress?: ProgressOut | false;
   /** Aborting it cancels the runs in flight and rejects with an `AbortError`. */
   readonly signal?: AbortSignal;
+  /**
+   * Keep the per-chunk events (`reasoningChunk`, `actingChunk`) in each run's `trace`
+   * (default false): its trace page then shows each model request's time to first chunk and
+   * its chunk count. Without it the agent builds no chunk events for the run, so the runner
+   * costs little more than the agent's `call()`.
+   */
+  readonly traceChunks?: boolean;
 }
 
-const OPTION_KEYS = [
-  'dataset',
-  'agent',
-  'scorers',
-  'concurrency',
-  'trials',
-  'name',
-  'progress',
-  'signal',
-] as const;
+const OPTION_KEYS = optionNames<EvaluateOptions>({
+  dataset: true,
+  agent: true,
+  scorers: true,
+  concurrency: true,
+  trials: true,
+  name: true,
+  progress: true,
+  signal: true,
+  traceChunks: true,
+});
 
 /**
  * Runs every case of `dataset` `trials` times on a fresh agent, at most `concurrency` at once,
  * scores each reply with every scorer and resolves with the report: each run's scores,
- * reply, usage, latency and trace; per scorer the mean and the pass rate (a run passes a
+ * reply, usage, latency and trace (every hook event but the per-chunk ones, unless
+ * `traceChunks`); per scorer the mean and the pass rate (a run passes a
  * scorer at 1); latency p50/p95; tokens. A failed agent call does not stop the evaluation:
  * its run has an `error` and scores 0. Rejects with `TypeError` or `InvalidArgumentError`
  * for bad options or a bad dataset (before any run), and with an `AbortError` when `signal`
@@ -69,6 +79,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const scorers = namedScorers(options.scorers);
   const concurrency = positiveInteger(options.concurrency ?? 1, 'concurrency');
   const trials = positiveInteger(options.trials ?? 1, 'trials');
+  const traceChunks = options.traceChunks ?? false;
+  if (typeof traceChunks !== 'boolean') {
+    throw new TypeError(`evaluate: traceChunks must be a boolean, not ${String(traceChunks)}.`);
+  }
+  const runner = { agent: options.agent, scorers, traceChunks };
   const runs = cases.flatMap((testCase) =>
     Array.from({ length: trials }, (_, trial) => ({ testCase, trial })),
   );
@@ -76,19 +91,13 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const startedAt = new Date();
   const started = performance.now();
   const results = await collect(
-    from(runs).pipe(
-      mergeMap(({ testCase, trial }) => {
-        progress.started();
-        return runCase(testCase, trial, { agent: options.agent, scorers }).pipe(
-          tap((result) => progress.finished(result.passed)),
-        );
-      }, concurrency),
-      toArray(),
-    ),
+    // In dataset order, then trial: the order of `runs`, whatever order they finish in.
+    runAll(runs, concurrency, ({ testCase, trial }) => {
+      progress.started();
+      return runCase(testCase, trial, runner, (result) => progress.finished(result.passed));
+    }),
     options.signal,
   ).finally(() => progress.end());
-  const order = new Map(cases.map((testCase, index) => [testCase.id, index]));
-  results.sort((a, b) => order.get(a.id)! - order.get(b.id)! || a.trial - b.trial);
   return {
     version: 1,
     name: options.name ?? 'eval',

@@ -1,61 +1,80 @@
-import { type AgentBase, type AgentEvent, type Msg, type Usage, userMsg } from '@rxagent/core';
-import { catchError, concatMap, defer, from, map, type Observable, of, tap, toArray } from 'rxjs';
+import { type AgentBase, type AgentEvent, type Msg, userMsg } from '@rxagent/core';
+import { Observable, type Subscription } from 'rxjs';
 import type { EvalCase } from './evalCase.js';
 import type { CaseResult } from './evalReport.js';
 import { checkedScore, type Score, type ScoreFn } from './scorer.js';
-import { type TraceEntry, toTraceEntry } from './trace/traceEntry.js';
+import { RunTrace, TRACE_EVENTS } from './trace/runTrace.js';
 
-/** What one run needs: the agent factory and the scorers by name. */
+/** What one run needs: the agent factory, the scorers by name, and what its trace keeps. */
 export interface CaseRunner {
   readonly agent: (testCase: EvalCase) => AgentBase;
   readonly scorers: ReadonlyMap<string, ScoreFn>;
+  /** Keep the per-chunk events in the trace (`EvaluateOptions.traceChunks`). */
+  readonly traceChunks?: boolean;
 }
 
 type Outcome = { readonly reply: Msg } | { readonly error: string };
 
+/** The stream options of a run whose trace leaves the chunk events out, and of one that keeps them. */
+const WITHOUT_CHUNKS = Object.freeze({ events: TRACE_EVENTS });
+const WITH_CHUNKS = Object.freeze({});
+
 /**
- * One run of `testCase`: a fresh agent from the factory, its `stream()` recorded as a timed
- * trace, then every scorer in order. Cold; emits one `CaseResult` and completes. A failed
- * call is a result with `error` and every score 0; a scorer that throws or returns no valid
- * score scores 0 with the failure as its reason. Unsubscribing cancels the agent's call.
+ * One run of `testCase`: a fresh agent from the factory, its call streamed with only the
+ * events the trace keeps (every hook event but the per-chunk ones, unless `traceChunks`),
+ * recorded with their times, then every scorer in order. Cold; emits one `CaseResult` and
+ * completes. A failed call is a result with `error` and every score 0; a scorer that throws
+ * or returns no valid score scores 0 with the failure as its reason. Unsubscribing cancels
+ * the agent's call (or drops the result of a scorer still running). `onResult` sees the
+ * result just before it is emitted.
  */
 export function runCase(
   testCase: EvalCase,
   trial: number,
   runner: CaseRunner,
+  onResult?: (result: CaseResult) => void,
 ): Observable<CaseResult> {
-  return defer(() => {
-    const trace: TraceEntry[] = [];
+  return new Observable<CaseResult>((subscriber) => {
     const started = performance.now();
+    const trace = new RunTrace(started);
     let latencyMs = 0;
-    let agentName: string | undefined;
-    return defer(() => runner.agent(testCase).stream(inputOf(testCase.input))).pipe(
-      tap((event: AgentEvent) => {
-        // The final reply event names no agent: it belongs to the lane of the call's agent.
-        const entry = toTraceEntry(
-          event,
-          performance.now() - started,
-          'agent' in event ? undefined : agentName,
-        );
-        agentName = entry.agent;
-        trace.push(entry);
-      }),
-      toArray(),
-      map((events): Outcome => {
-        latencyMs = performance.now() - started;
-        const last = events.at(-1);
-        return last?.type === 'reply' ? { reply: last.msg } : { error: 'the agent gave no reply' };
-      }),
-      catchError((error: unknown) => {
-        latencyMs = performance.now() - started;
-        return of<Outcome>({ error: errorText(error) });
-      }),
-      concatMap((outcome) =>
-        scoreAll(testCase, outcome, trace, runner.scorers).pipe(
-          map((scores) => result(testCase, trial, outcome, scores, trace, latencyMs)),
-        ),
-      ),
-    );
+    let call: Subscription | undefined;
+    let done = false;
+    const finish = (outcome: Outcome): void => {
+      latencyMs = performance.now() - started;
+      scoreAll(testCase, outcome, trace, runner.scorers, (scores) => {
+        if (subscriber.closed) return;
+        const value = result(testCase, trial, outcome, scores, trace, latencyMs);
+        onResult?.(value);
+        subscriber.next(value);
+        subscriber.complete();
+      });
+    };
+    let reply: Msg | undefined;
+    try {
+      const agent = runner.agent(testCase);
+      const options = runner.traceChunks === true ? WITH_CHUNKS : WITHOUT_CHUNKS;
+      call = agent.stream(inputOf(testCase.input), options).subscribe({
+        next: (event: AgentEvent) => {
+          trace.record(event);
+          if (event.type === 'reply') reply = event.msg;
+        },
+        error: (error: unknown) => {
+          done = true;
+          finish({ error: errorText(error) });
+        },
+        complete: () => {
+          done = true;
+          finish(reply !== undefined ? { reply } : { error: 'the agent gave no reply' });
+        },
+      });
+    } catch (error) {
+      done = true;
+      finish({ error: errorText(error) });
+    }
+    return () => {
+      if (!done) call?.unsubscribe();
+    };
   });
 }
 
@@ -64,30 +83,71 @@ function inputOf(input: EvalCase['input']): Msg | Msg[] {
   return Array.isArray(input) ? [...(input as readonly Msg[])] : (input as Msg);
 }
 
+/**
+ * Runs every scorer in order and hands `done` the scores by name. Synchronous scorers run
+ * one after another with no Promise; the first Promise a scorer returns is awaited, then the
+ * rest go on the same way.
+ */
 function scoreAll(
   testCase: EvalCase,
   outcome: Outcome,
-  trace: readonly TraceEntry[],
+  trace: RunTrace,
   scorers: ReadonlyMap<string, ScoreFn>,
-): Observable<Record<string, Score>> {
+  done: (scores: Record<string, Score>) => void,
+): void {
+  const scores: Record<string, Score> = {};
   if (!('reply' in outcome)) {
-    const scores: Record<string, Score> = {};
     for (const name of scorers.keys())
       scores[name] = { score: 0, reason: `the run failed: ${outcome.error}` };
-    return of(scores);
+    done(scores);
+    return;
   }
-  return from([...scorers]).pipe(
-    concatMap(([name, score]) =>
-      defer(async () => checkedScore(name, await score(testCase, outcome.reply, trace))).pipe(
-        catchError((error: unknown) =>
-          of<Score>({ score: 0, reason: `scorer failed: ${errorText(error)}` }),
-        ),
-        map((value) => [name, value] as const),
-      ),
-    ),
-    toArray(),
-    map((pairs) => Object.fromEntries(pairs)),
-  );
+  const { reply } = outcome;
+  const failed = (error: unknown): Score => ({
+    score: 0,
+    reason: `scorer failed: ${errorText(error)}`,
+  });
+  const entries = [...scorers];
+  const next = (from: number): void => {
+    for (let i = from; i < entries.length; i++) {
+      const [name, score] = entries[i]!;
+      let value: unknown;
+      try {
+        value = score(testCase, reply, trace.entries);
+      } catch (error) {
+        scores[name] = failed(error);
+        continue;
+      }
+      if (isThenable(value)) {
+        Promise.resolve(value).then(
+          (resolved) => {
+            scores[name] = checked(name, resolved, failed);
+            next(i + 1);
+          },
+          (error: unknown) => {
+            scores[name] = failed(error);
+            next(i + 1);
+          },
+        );
+        return;
+      }
+      scores[name] = checked(name, value, failed);
+    }
+    done(scores);
+  };
+  next(0);
+}
+
+function checked(name: string, value: unknown, failed: (error: unknown) => Score): Score {
+  try {
+    return checkedScore(name, value);
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 function result(
@@ -95,10 +155,11 @@ function result(
   trial: number,
   outcome: Outcome,
   scores: Record<string, Score>,
-  trace: readonly TraceEntry[],
+  trace: RunTrace,
   latencyMs: number,
 ): CaseResult {
-  const passed = 'reply' in outcome && Object.values(scores).every((score) => score.score === 1);
+  let passed = 'reply' in outcome;
+  if (passed) for (const name in scores) if (scores[name]!.score !== 1) passed = false;
   return {
     id: testCase.id,
     trial,
@@ -107,23 +168,10 @@ function result(
     scores,
     passed,
     ...outcome,
-    usage: usageOf(trace),
+    usage: trace.usage(),
     latencyMs,
-    trace,
+    trace: trace.entries,
   };
-}
-
-/** Tokens of the model requests (reasoning and summary) in a trace. */
-export function usageOf(trace: readonly TraceEntry[]): Usage {
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  for (const { event } of trace) {
-    if ((event.type === 'postReasoning' || event.type === 'postSummary') && event.usage) {
-      usage.inputTokens += event.usage.inputTokens;
-      usage.outputTokens += event.usage.outputTokens;
-      usage.totalTokens += event.usage.totalTokens;
-    }
-  }
-  return usage;
 }
 
 function errorText(error: unknown): string {

@@ -19,6 +19,8 @@ export interface ActiveCallSetup {
   readonly systemPrompt: string;
   readonly hooksFor: HooksFor;
   readonly sink: ((event: AgentEvent) => void) | undefined;
+  /** The event types `sink` wants (`stream({ events })`); every type when absent. */
+  readonly sinkTypes?: ReadonlySet<string> | undefined;
   /** Frees the agent's running guard; called once, before the reply or error is emitted. */
   readonly release: () => void;
   /** The durable side of the call, when the agent is durable. */
@@ -60,6 +62,7 @@ export class ActiveCall {
       setup.systemPrompt,
       setup.hooksFor,
       setup.sink,
+      setup.sinkTypes,
     );
     this.context.durableRun = setup.durable;
     this.#recovering = setup.recovering === true;

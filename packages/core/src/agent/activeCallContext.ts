@@ -33,6 +33,8 @@ export class ActiveCallContext implements CallContext {
   #steering: Steering | undefined; // made by the first steer()
   readonly #hooksFor: HooksFor;
   #sink: ((event: AgentEvent) => void) | undefined;
+  /** The event types `#sink` wants (`stream({ events })`); every type when undefined. */
+  #sinkTypes: ReadonlySet<string> | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
 
@@ -43,11 +45,26 @@ export class ActiveCallContext implements CallContext {
     systemPrompt: string,
     hooksFor: HooksFor,
     sink: ((event: AgentEvent) => void) | undefined,
+    sinkTypes?: ReadonlySet<string>,
   ) {
     this.systemPrompt = systemPrompt;
     this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
-    this.#sink = sink;
+    this.#sinkTypes = sink === undefined ? undefined : sinkTypes;
+    // Filtered at the sink too, for the events that reach it directly (nested agents' events
+    // through `forwardEvent`, the error event); `dispatch` skips unwanted ones before snapshotting.
+    this.#sink =
+      sink === undefined || sinkTypes === undefined
+        ? sink
+        : (event) => {
+            if (sinkTypes.has(event.type)) sink(event);
+          };
+  }
+
+  /** The sink, when it wants events of `type`. */
+  #sinkFor(type: string): ((event: AgentEvent) => void) | undefined {
+    const types = this.#sinkTypes;
+    return types === undefined || types.has(type) ? this.#sink : undefined;
   }
 
   /**
@@ -61,7 +78,7 @@ export class ActiveCallContext implements CallContext {
     fail: (error: unknown) => void,
     live: Subscription,
   ): void {
-    const sink = this.#sink;
+    const sink = this.#sinkFor(event.type);
     const hooks = this.#hooksFor(event.type);
     if (this.callContext !== undefined) withCallContext(event, this.callContext);
     if (sink === undefined) dispatchHooks(hooks, event, done, fail, live);
@@ -77,7 +94,7 @@ export class ActiveCallContext implements CallContext {
   notify<E extends HookEvent>(event: E): Observable<E> {
     if (this.callContext !== undefined) withCallContext(event, this.callContext);
     const run = runHooks(this.#hooksFor(event.type), event);
-    const sink = this.#sink;
+    const sink = this.#sinkFor(event.type);
     return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
   }
 
@@ -101,6 +118,7 @@ export class ActiveCallContext implements CallContext {
    */
   tap(sink: (event: AgentEvent) => void): void {
     const before = this.#sink;
+    this.#sinkTypes = undefined; // the tapped sink wants every event (`before` filters its own)
     this.#sink =
       before === undefined
         ? sink
@@ -111,7 +129,7 @@ export class ActiveCallContext implements CallContext {
   }
 
   listens(type: HookEventType): boolean {
-    return this.#sink !== undefined || this.#hooksFor(type).length > 0;
+    return this.#sinkFor(type) !== undefined || this.#hooksFor(type).length > 0;
   }
 
   /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */

@@ -1,11 +1,21 @@
-import { concat, defer, lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
+import {
+  concat,
+  defer,
+  lastValueFrom,
+  map,
+  Observable,
+  of,
+  Subject,
+  throwError,
+  toArray,
+} from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { AgentBusyError } from '../errors.js';
 import type { HookEvent, PreCallEvent, ReasoningChunkEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { subscribeAndRecord } from '../testing/subscribeAndRecord.js';
-import { AgentBase } from './agentBase.js';
+import { AgentBase, tapRunning } from './agentBase.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -252,5 +262,105 @@ describe('AgentBase.stream', () => {
     gate.complete();
 
     expect(types(seen.values)).toEqual(['preCall']);
+  });
+
+  describe('with options.events', () => {
+    it('emits only the named event types, then the reply', () => {
+      const agent = new Talker();
+      const { seen } = subscribeAndRecord(
+        agent.stream(userMsg('hi'), { events: ['preCall', 'postCall'] }),
+      );
+      expect(types(seen.values)).toEqual(['preCall', 'postCall', 'reply']);
+      expect(seen.complete).toBe(true);
+      const last = seen.values.at(-1);
+      expect(last?.type === 'reply' && textOf(last.msg)).toBe('Hello there');
+    });
+
+    it('tells the call nobody listens to the types it leaves out, unless a hook wants them', () => {
+      const quiet = new Talker();
+      subscribeAndRecord(quiet.stream(userMsg('hi'), { events: ['postCall'] }));
+      expect(quiet.contexts[0]!.listens('reasoningChunk')).toBe(false);
+      expect(quiet.contexts[0]!.listens('postCall')).toBe(true);
+
+      const hooked = new Talker();
+      const chunks: string[] = [];
+      hooked.addHook({
+        events: ['reasoningChunk'],
+        onEvent: (event) => {
+          if (event.type === 'reasoningChunk') chunks.push(event.delta.text ?? '');
+        },
+      });
+      const { seen } = subscribeAndRecord(hooked.stream(userMsg('hi'), { events: ['postCall'] }));
+      expect(hooked.contexts[0]!.listens('reasoningChunk')).toBe(true);
+      expect(chunks).toEqual(['Hello', ' there']);
+      expect(types(seen.values)).toEqual(['postCall', 'reply']);
+    });
+
+    it("filters the error event too, and still errors with the call's error", () => {
+      const failure = new Error('mid-stream failure');
+      const agent = new Talker(['Hel'], failure);
+      const { seen } = subscribeAndRecord(agent.stream(userMsg('hi'), { events: ['preCall'] }));
+      expect(types(seen.values)).toEqual(['preCall']);
+      expect(seen.error).toBe(failure);
+      const withError = new Talker(['Hel'], failure);
+      const errored = subscribeAndRecord(withError.stream(userMsg('hi'), { events: ['error'] }));
+      expect(types(errored.seen.values)).toEqual(['error']);
+    });
+
+    it('errors on subscription with a TypeError naming an unknown type, and runs nothing', () => {
+      const agent = new Talker();
+      const stream = agent.stream(userMsg('hi'), {
+        events: ['preCall', 'reasoningChunks' as 'reasoningChunk'],
+      });
+      expect(agent.contexts).toHaveLength(0);
+      const { seen } = subscribeAndRecord(stream);
+      expect(seen.error).toBeInstanceOf(TypeError);
+      expect(String(seen.error)).toContain('"reasoningChunks"');
+      expect(agent.contexts).toHaveLength(0);
+      expect(agent.isRunning).toBe(false);
+    });
+
+    it('still filters its own events when a follower taps the call for every event', () => {
+      const gate = new Subject<void>();
+      /** Streams one chunk, waits for the gate, streams another. */
+      class Gated extends AgentBase {
+        protected doCall(_msgs: Msg[], context: CallContext): Observable<Msg> {
+          const chunk = (text: string) =>
+            context.notify<ReasoningChunkEvent>({
+              type: 'reasoningChunk',
+              agent: this,
+              delta: { text },
+              accumulated: assistantMsg(text, { name: this.name }),
+            });
+          return concat(
+            chunk('a').pipe(toArray()),
+            gate.pipe(toArray()),
+            defer(() => chunk('b')).pipe(toArray()),
+            of(assistantMsg('ab', { name: this.name })),
+          ).pipe(
+            toArray(),
+            map(() => assistantMsg('ab', { name: this.name })),
+          );
+        }
+      }
+      const agent = new Gated({ name: 'gated' });
+      const { seen } = subscribeAndRecord(agent.stream(userMsg('hi'), { events: ['postCall'] }));
+      const tapped: string[] = [];
+      expect(tapRunning(agent, (event) => tapped.push(event.type))).toBe(true);
+      gate.complete();
+      expect(types(seen.values)).toEqual(['postCall', 'reply']);
+      expect(tapped).toEqual(['reasoningChunk', 'postCall']);
+    });
+
+    it('keeps the other call options checked', () => {
+      const { seen } = subscribeAndRecord(
+        new Talker().stream(userMsg('hi'), {
+          events: ['postCall'],
+          bogus: 1,
+        } as Parameters<Talker['stream']>[1]),
+      );
+      expect(seen.error).toBeInstanceOf(TypeError);
+      expect(String(seen.error)).toContain('bogus');
+    });
   });
 });

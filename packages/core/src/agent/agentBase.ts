@@ -36,6 +36,8 @@ import type {
 } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
+import { streamEventTypes } from './streamEventTypes.js';
+import type { StreamOptions } from './streamOptions.js';
 import { TurnQueue } from './turnQueue.js';
 
 /** Options every agent accepts. */
@@ -216,9 +218,22 @@ export abstract class AgentBase implements Agent {
   /**
    * Runs the same call as `call()` and emits a frozen snapshot of every hook event of it, in
    * order, then `{ type: 'reply', msg }`, then completes. Cold; errors and cancels like `call()`.
+   * With `options.events`, only events of those types are emitted (and built: see
+   * `StreamOptions.events`); an unknown type is a TypeError naming it.
    */
-  stream(input?: CallInput, options: CallOptions = {}): Observable<AgentEvent> {
-    return streamOf((sink) => this.#run(input, options, sink));
+  stream(input?: CallInput, options: StreamOptions = {}): Observable<AgentEvent> {
+    if (options.events === undefined) return streamOf((sink) => this.#run(input, options, sink));
+    const { events, ...callOptions } = options;
+    // Checked on subscription: a bad `events` errors the stream, like a bad call option.
+    return streamOf((sink) =>
+      this.#run(
+        input,
+        callOptions,
+        sink,
+        undefined,
+        streamEventTypes(`${this.name}.stream()`, events),
+      ),
+    );
   }
 
   /**
@@ -417,6 +432,7 @@ export abstract class AgentBase implements Agent {
     given: CallOptions,
     sink: ((event: AgentEvent) => void) | undefined,
     recovering?: CheckpointCall,
+    sinkTypes?: ReadonlySet<string>,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       let msgs: Msg[];
@@ -442,7 +458,13 @@ export abstract class AgentBase implements Agent {
         if (left.length > 0) this.#deliverSteered(left);
         this.#turns?.kick();
       };
-      const setup = { agent: this, options, systemPrompt, hooksFor: this.#hooks.forType };
+      const setup = {
+        agent: this,
+        options,
+        systemPrompt,
+        hooksFor: this.#hooks.forType,
+        sinkTypes,
+      };
       const durable = this.#durableRun(msgs, options, recovering);
       const recovery = { durable, recovering: recovering !== undefined };
       const call = new ActiveCall({ ...setup, sink, release, ...recovery }, subscriber);

@@ -8,7 +8,7 @@ interface Entry {
 }
 
 /** Every hook event type, so a misspelt name in `Hook.events` fails at `add` instead of never matching. */
-const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
+export const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
   preCall: true,
   postCall: true,
   preReasoning: true,

@@ -9,8 +9,13 @@ export function expectedTexts(expected: JsonValue | undefined): string[] | undef
   return [JSON.stringify(expected)];
 }
 
+/** A run of two or more whitespace characters, or one that is not a plain space. */
+const UNCOLLAPSED = /\s\s|[^\S ]/;
+
 /** `text` for comparison: trimmed, inner whitespace collapsed, lower-cased unless `caseSensitive`. */
 export function normalise(text: string, caseSensitive: boolean): string {
-  const collapsed = text.trim().replace(/\s+/g, ' ');
+  const trimmed = text.trim();
+  // Most texts have single spaces only: then there is nothing to collapse, and no new string.
+  const collapsed = UNCOLLAPSED.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
   return caseSensitive ? collapsed : collapsed.toLowerCase();
 }

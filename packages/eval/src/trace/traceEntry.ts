@@ -69,13 +69,24 @@ function json<T>(value: T): T {
 /** The `TraceEntry` of `event`, fired by `agent` (default: the event's own agent) at `at` ms. */
 export function toTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: toTraceData(event) };
+  return { at, agent: name, event: toTraceData(event, json) };
 }
 
-function toTraceData(event: AgentEvent): TraceEventData {
+/**
+ * `toTraceEntry` without the JSON copies: the entry shares the event's messages, tool calls
+ * and results (an eval run's trace, whose run is over when it is read). Internal.
+ */
+export function sharedTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
+  const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
+  return { at, agent: name, event: toTraceData(event, shared) };
+}
+
+const shared = <T>(value: T): T => value;
+
+function toTraceData(event: AgentEvent, json: <T>(value: T) => T): TraceEventData {
   switch (event.type) {
     case 'preCall':
-      return { type: 'preCall', input: json(event.input) };
+      return { type: 'preCall', input: json(event.input).slice() };
     case 'postCall':
       return { type: 'postCall', reply: json(event.reply) };
     case 'preReasoning':

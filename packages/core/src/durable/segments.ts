@@ -36,7 +36,12 @@ export interface SplitState {
 /** A block of messages as last seen at one position. */
 interface Block {
   readonly messages: readonly JsonValue[];
-  readonly json: string;
+  /**
+   * Its JSON, kept only for a block loaded from the session, whose key another version may
+   * have hashed differently; a block this process hashed is known by its key, which its
+   * content gives again.
+   */
+  readonly json?: string;
   readonly key: string;
 }
 
@@ -172,8 +177,8 @@ export class Segments {
   /**
    * The block of `messages` from `start` on (its segment key). The same message objects as
    * last time (a memory's own, unchanged: see `StateModule.checkpointDict`) are the same
-   * segment without copying or serialising them; other messages are compared by their JSON,
-   * and hashed when it changed.
+   * segment without copying or serialising them; other messages are serialised and hashed
+   * (or, for a block loaded from the session, compared by their JSON first).
    */
   #blockAt(
     name: string,
@@ -190,7 +195,7 @@ export class Segments {
       known?.json === json
         ? known.key
         : `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${contentHash(json)}`;
-    const block = { messages: items, json, key };
+    const block = { messages: items, key };
     blocks[at] = block;
     return block;
   }

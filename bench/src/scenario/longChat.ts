@@ -20,10 +20,15 @@ const PAGE = 'The review covers trials, costs and deployment. '.repeat(
   Math.ceil(RESULT_CHARS / 48),
 );
 
-/** One tool whose every result is a 5 KB page. */
-export function longChatToolkit(): Toolkit {
-  return new Toolkit([
-    tool({
+/**
+ * One tool whose every result is a 5 KB page, made with `rx` (default: the packages the bench
+ * imports; `tools/abCompare.ts` passes a build's own).
+ */
+export function longChatToolkit(
+  rx: { readonly Toolkit: typeof Toolkit; readonly tool: typeof tool } = { Toolkit, tool },
+): Toolkit {
+  return new rx.Toolkit([
+    rx.tool({
       name: 'read_source',
       description: 'Reads the review article about a topic.',
       parameters: z.object({ topic: z.string() }),

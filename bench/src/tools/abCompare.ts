@@ -1,146 +1,77 @@
+/**
+ * Two builds of rxagent side by side in one process, interleaved round by round (median of
+ * the per-round ratios B/A): `node --conditions=@rxagent/source --import tsx
+ * src/tools/abCompare.ts <buildA> <buildB> <scenario> [rounds] [runs]`, with builds made by
+ * `src/build/buildPackages.ts <sourceRoot> <outDir>`. Scenarios: `inprocess` (the benchmark
+ * conversation on a scripted model), `host` (the same on AgentHost threads), `http` (over
+ * loopback HTTP against the bench server), `replay` (the SDK over a fetch replaying recorded
+ * replies), `anthropic` (over the Messages API against the strict Anthropic server),
+ * `durable` / `durable-file` / `durable-none` (the durable suite's 20-turn chat on an
+ * InMemorySession, a JsonFileSession, or not durable), `eval` (`evaluate()` against `call()`
+ * on the eval suite's cases; `runs` is the number of cases).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { lastValueFrom } from 'rxjs';
+import { evalSeries } from '../ab/evalSeries.js';
+import {
+  type AbRun,
+  anthropicConversation,
+  conversation,
+  type DurableKind,
+  durableConversation,
+  hostConversation,
+} from '../ab/scenarios.js';
 import { interleave } from '../lib/interleave.js';
-import { type Build, buildConversation, loadBuild } from '../lib/loadBuild.js';
+import { type Build, loadBuild } from '../lib/loadBuild.js';
 import { REPLAY_BASE_URL, recordReplies, replayFetch } from '../lib/replayFetch.js';
 import { pairRatios, summarize } from '../lib/stats.js';
-import {
-  CALLS_PER_RUN,
-  FINAL_ANSWER,
-  SYSTEM_PROMPT,
-  scenarioTurn,
-  USER_PROMPT,
-} from '../scenario/conversation.js';
-import { evalAgentFactory, evalDataset } from '../scenario/evalCases.js';
-import { BENCH_TOOLS } from '../scenario/tools.js';
 import { ServerProcess } from '../server/serverProcess.js';
 
-/** The conversation on `build`, over HTTP when a `baseURL` is given (else in process). */
-function conversation(
-  build: Build,
-  baseURL: string | undefined,
-  fetchImpl: typeof fetch | undefined,
-): () => Promise<string> {
-  if (!baseURL) return buildConversation(build);
-  const http = new build.react.OpenAIChatModel({
-    model: 'bench-model',
-    baseURL,
-    apiKey: 'k',
-    ...(fetchImpl && { fetch: fetchImpl }),
-  });
-  return buildConversation(build, () => http);
-}
+const MODES = [
+  'inprocess',
+  'host',
+  'http',
+  'replay',
+  'anthropic',
+  'durable',
+  'durable-file',
+  'durable-none',
+  'eval',
+] as const;
+type Mode = (typeof MODES)[number];
 
-/** The conversation over the Messages API on `build`'s `AnthropicChatModel` (its default transport). */
-function anthropicConversation(build: Build, baseURL: string): () => Promise<string> {
-  const model = new build.anthropic.AnthropicChatModel({
-    model: 'bench-model',
-    baseURL,
-    apiKey: 'bench-key',
-    maxTokens: 1024,
-  });
-  return buildConversation(build, () => model);
-}
+const DURABLE_KINDS: Partial<Record<Mode, DurableKind>> = {
+  durable: 'memory',
+  'durable-file': 'file',
+  'durable-none': 'none',
+};
 
-/**
- * The conversation in process on a thread of an `AgentHost` of `build`: a new thread per
- * run (its agent made on first use, as a warm thread's would be), forgotten after it.
- */
-function hostConversation(build: Build): () => Promise<string> {
-  const { core, react, testing } = build;
-  const toolkit = new core.Toolkit(
-    BENCH_TOOLS.map((t) =>
-      core.tool({ name: t.name, description: t.description, parameters: t.args, execute: t.run }),
-    ),
+const [dirA, dirB, modeArg = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
+if (!dirA || !dirB || !(MODES as readonly string[]).includes(modeArg)) {
+  throw new Error(`usage: abCompare.ts <buildA> <buildB> ${MODES.join('|')} [rounds] [runs]`);
+}
+const mode = modeArg as Mode;
+const rounds = Number(roundsArg);
+
+const line = (what: string, a: number[], b: number[]) => {
+  const sa = summarize(a);
+  const sb = summarize(b);
+  const ratio = summarize(pairRatios(b, a));
+  const f = (n: number) => n.toFixed(1);
+  process.stdout.write(
+    `${what}: A ${f(sa.median)} (${f(sa.min)}–${f(sa.max)}), B ${f(sb.median)} (${f(sb.min)}–${f(sb.max)}), ` +
+      `B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
   );
-  const host = new core.AgentHost({
-    create: () =>
-      new react.ReActAgent({
-        name: 'assistant',
-        sysPrompt: SYSTEM_PROMPT,
-        model: new testing.ScriptedChatModel(
-          Array.from(
-            { length: CALLS_PER_RUN },
-            () => (request: { messages: Parameters<typeof scenarioTurn>[0] }) =>
-              scenarioTurn(request.messages),
-          ),
-          { strict: false },
-        ),
-        toolkit,
-      }),
-  });
-  let thread = 0;
-  return async () => {
-    const threadId = `t${thread++}`;
-    const reply = await host.reply(threadId, USER_PROMPT);
-    await host.delete(threadId);
-    return core.textOf(reply);
-  };
-}
+};
 
-type Eval = typeof import('@rxagent/eval');
-
-/**
- * The eval scenario on `dir`'s build (the `evalOverhead` suite's dataset and agents): two
- * series, `cases` cases through the agents' `call()` directly and the same cases through
- * `evaluate()` (an `includes` scorer), each sample in CPU µs per case.
- */
-async function evalSeries(label: string, dir: string, cases: number) {
-  const build = await loadBuild(dir);
-  const url = pathToFileURL(join(dir, 'node_modules/@rxagent/eval/index.js')).href;
-  const { evaluate, includes } = (await import(url)) as Eval;
-  const dataset = evalDataset(cases);
-  const agentFor = evalAgentFactory(build);
-  const cpuPerCase = (run: () => Promise<void>) => async () => {
-    const cpu0 = process.cpuUsage();
-    await run();
-    const cpu = process.cpuUsage(cpu0);
-    return { value: (cpu.user + cpu.system) / cases };
-  };
-  return [
-    {
-      label: `${label} call`,
-      sample: cpuPerCase(async () => {
-        for (const testCase of dataset) {
-          const input = build.core.userMsg(testCase.input as string);
-          await lastValueFrom(agentFor(testCase).call(input));
-        }
-      }),
-    },
-    {
-      label: `${label} eval`,
-      sample: cpuPerCase(async () => {
-        const report = await evaluate({
-          dataset,
-          agent: agentFor,
-          scorers: [includes()],
-          progress: false,
-        });
-        if (report.scorers['includes']?.passRate !== 1) throw new Error('an eval case failed');
-      }),
-    },
-  ];
-}
-
-const [dirA, dirB, mode = 'inprocess', roundsArg = '15', runsArg] = process.argv.slice(2);
-if (!dirA || !dirB)
-  throw new Error(
-    'usage: abCompare.ts <buildA> <buildB> inprocess|host|http|replay|anthropic|eval [rounds] [runs]',
-  );
 if (mode === 'eval') {
   // Four series interleaved (A call, A eval, B call, B eval), the order rotating each round.
   const cases = Number(runsArg ?? 200);
   const series = [...(await evalSeries('A', dirA, cases)), ...(await evalSeries('B', dirB, cases))];
-  const samples = await interleave(series, Number(roundsArg), 2);
+  const samples = await interleave(series, rounds, 2);
   for (const kind of ['call', 'eval']) {
-    const a = summarize(samples.get(`A ${kind}`));
-    const b = summarize(samples.get(`B ${kind}`));
-    const ratio = summarize(pairRatios(samples.get(`B ${kind}`), samples.get(`A ${kind}`)));
-    process.stdout.write(
-      `eval ${kind} CPU µs per case: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
-        `B ${b.median.toFixed(1)} (${b.min.toFixed(1)}–${b.max.toFixed(1)}), B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
-    );
+    line(`eval ${kind} CPU µs per case`, samples.get(`A ${kind}`), samples.get(`B ${kind}`));
   }
   for (const label of ['A', 'B']) {
     const ratios = pairRatios(samples.get(`${label} eval`), samples.get(`${label} call`));
@@ -151,36 +82,50 @@ if (mode === 'eval') {
   }
   process.exit(0);
 }
-const overHttp = mode === 'http' || mode === 'anthropic';
-const runs = Number(runsArg ?? (overHttp ? 40 : mode === 'replay' ? 200 : 400));
-const server =
-  mode === 'inprocess' || mode === 'host'
-    ? undefined
-    : await ServerProcess.start(mode === 'anthropic' ? 'anthropicServerMain.ts' : undefined);
+
+const durableKind = DURABLE_KINDS[mode];
+const overHttp = mode === 'http' || mode === 'replay' || mode === 'anthropic';
+const runs = Number(
+  runsArg ??
+    (mode === 'http' || mode === 'anthropic'
+      ? 40
+      : mode === 'replay'
+        ? 200
+        : durableKind === 'file'
+          ? 2
+          : durableKind
+            ? 10
+            : 400),
+);
+const dir = durableKind === 'file' ? mkdtempSync(join(tmpdir(), 'rxagent-ab-durable-')) : '';
+const server = overHttp
+  ? await ServerProcess.start(mode === 'anthropic' ? 'anthropicServerMain.ts' : undefined)
+  : undefined;
 try {
   // replay: the real SDK and OpenAIChatModel over a fetch that replays recorded replies.
   const replay =
     mode === 'replay' && server ? replayFetch(await recordReplies(server.baseURL)) : undefined;
   const baseURL = replay ? REPLAY_BASE_URL : server?.baseURL;
+  const scenario = (build: Build): AbRun => {
+    if (durableKind) return durableConversation(build, durableKind, dir);
+    if (mode === 'host') return hostConversation(build);
+    if (mode === 'anthropic') return anthropicConversation(build, baseURL!);
+    return conversation(build, baseURL, replay);
+  };
   const builds = { A: await loadBuild(dirA), B: await loadBuild(dirB) };
   const samples = await interleave(
     (['A', 'B'] as const).map((label) => {
-      const run =
-        mode === 'host'
-          ? hostConversation(builds[label])
-          : mode === 'anthropic'
-            ? anthropicConversation(builds[label], baseURL!)
-            : conversation(builds[label], baseURL, replay);
+      const { run, answer, callsPerRun } = scenario(builds[label]);
+      const calls = runs * callsPerRun;
       return {
         label,
         sample: async () => {
           const cpu0 = process.cpuUsage();
           const t0 = performance.now();
           for (let i = 0; i < runs; i++) {
-            if ((await run()) !== FINAL_ANSWER) throw new Error(`${label}: wrong answer`);
+            if ((await run()) !== answer) throw new Error(`${label}: wrong answer`);
           }
           const cpu = process.cpuUsage(cpu0);
-          const calls = runs * CALLS_PER_RUN;
           return {
             wall: ((performance.now() - t0) * 1000) / calls,
             cpu: (cpu.user + cpu.system) / calls,
@@ -188,18 +133,14 @@ try {
         },
       };
     }),
-    Number(roundsArg),
+    rounds,
     2,
   );
+  const unit = durableKind ? 'turn' : 'model call';
   for (const key of ['cpu', 'wall']) {
-    const a = summarize(samples.get('A', key));
-    const b = summarize(samples.get('B', key));
-    const ratio = summarize(pairRatios(samples.get('B', key), samples.get('A', key)));
-    process.stdout.write(
-      `${mode} ${key} µs per model call: A ${a.median.toFixed(1)} (${a.min.toFixed(1)}–${a.max.toFixed(1)}), ` +
-        `B ${b.median.toFixed(1)} (${b.min.toFixed(1)}–${b.max.toFixed(1)}), B/A ${ratio.median.toFixed(3)} (${ratio.min.toFixed(3)}–${ratio.max.toFixed(3)})\n`,
-    );
+    line(`${mode} ${key} µs per ${unit}`, samples.get('A', key), samples.get('B', key));
   }
 } finally {
   await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -261,6 +261,34 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(live));
   });
 
+  it('keeps the segments of a loaded run whose keys another version hashed differently', async () => {
+    const session = new CountingSession();
+    await checkpointer(session).save({ state: stateOf(msgs(0, 9)), call });
+    // Rename the two segments as an older version's hash would have named them.
+    const renamed = new Map<string, string>();
+    for (const [i, key] of (await segmentKeys(session)).entries()) {
+      const older = key.replace(/[0-9a-f]{16}$/, `${i}`.repeat(16));
+      renamed.set(key, older);
+      await session.save(older, (await session.load(key))!);
+      await session.delete(key);
+    }
+    const head = (await session.load('run'))!;
+    const sealed = head['sealed'] as { path: string[]; keys: string[] }[];
+    const keys = sealed[0]!.keys.map((k) => renamed.get(k)!);
+    await session.save('run', { ...head, sealed: [{ ...sealed[0]!, keys }] });
+    const fresh = checkpointer(session);
+    const loaded = await fresh.load();
+    expect(loaded?.state).toEqual(stateOf(msgs(0, 9)));
+    session.reset();
+    // The loaded agent's memory holds copies of the messages: compared by their JSON, the
+    // blocks are the same segments, neither written again nor deleted.
+    await fresh.save({ state: stateOf(structuredClone(msgs(0, 10))), call });
+    expect(session.saved).toEqual(['run']);
+    expect(session.deleted).toEqual([]);
+    expect((await session.load('run'))?.['sealed']).toEqual([{ ...sealed[0]!, keys }]);
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 10)));
+  });
+
   it('checks segmentSize', () => {
     const session = new InMemorySession();
     expect(() => checkDurableOptions('a', { session, key: 'k', segmentSize: 0 })).toThrow(

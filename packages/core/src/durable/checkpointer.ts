@@ -73,8 +73,10 @@ export class Checkpointer {
     }
     const split = this.#segments.split(checkpoint.state);
     // Segments first: a head saved is a head whose segments are all there.
-    await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
-    this.#segments.stored(split.writes.map((write) => write.key));
+    if (split.writes.length > 0) {
+      await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
+      this.#segments.stored(split.writes.map((write) => write.key));
+    }
     const { call } = checkpoint;
     const json = headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
     if (versioned) {
@@ -86,7 +88,8 @@ export class Checkpointer {
     } else {
       await session.save(key, json);
     }
-    const dropped = [...this.#referenced].filter((k) => !split.keys.has(k));
+    const dropped: string[] = [];
+    for (const k of this.#referenced) if (!split.keys.has(k)) dropped.push(k);
     this.#referenced = split.keys;
     if (dropped.length === 0) return;
     this.#segments.forget(dropped);

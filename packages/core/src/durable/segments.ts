@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SessionCorruptError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 
@@ -35,12 +36,19 @@ export interface SplitState {
 /** A block of messages as last seen at one position. */
 interface Block {
   readonly messages: readonly JsonValue[];
-  readonly json: string;
+  /**
+   * Its JSON, kept only for a block loaded from the session, whose key another version may
+   * have hashed differently; a block this process hashed is known by its key, which its
+   * content gives again.
+   */
+  readonly json?: string;
   readonly key: string;
 }
 
-function sameItems(a: readonly JsonValue[], b: readonly JsonValue[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
+/** Whether `block` holds the same objects as `messages` from `start` on, in order. */
+function sameItems(block: readonly JsonValue[], messages: readonly JsonValue[], start: number) {
+  for (let i = 0; i < block.length; i++) if (block[i] !== messages[start + i]) return false;
+  return true;
 }
 
 // A messages array is looked for this deep: `memory.messages`, `<sub-agent>.memory.messages`.
@@ -60,8 +68,10 @@ export class Segments {
   readonly #size: number;
   /** Segment keys known to be in the session. */
   readonly #stored = new Set<string>();
-  /** The last block seen per position (`<path>.<start>`): its messages, JSON and segment key. */
-  readonly #blocks = new Map<string, Block>();
+  /** The last block seen per position: by path name, then `start / size`. */
+  readonly #blocks = new Map<string, (Block | undefined)[]>();
+  /** The key part of each messages path seen (`pathName`), by the path's names joined. */
+  readonly #names = new Map<string, string>();
 
   constructor(key: string, size: number) {
     this.#key = key;
@@ -126,47 +136,80 @@ export class Segments {
   ): JsonValue[] {
     const size = this.#size;
     const count = Math.floor(messages.length / size) * size;
-    const name = pathName(path);
+    const name = this.#nameOf(path);
     const list: string[] = [];
+    const blocks = this.#blocksOf(name);
+    // An unchanged block costs a comparison of its message objects: nothing is copied.
     for (let start = 0; start < count; start += size) {
-      const block = messages.slice(start, start + size);
-      const id = `${name}.${start}`;
-      const key = this.#keyOf(id, block);
-      list.push(key);
-      keys.add(key);
-      if (!this.#stored.has(key))
-        writes.push({ key, value: { format: SEGMENT_FORMAT, start, messages: block } });
+      const block = this.#blockAt(name, blocks, messages, start);
+      list.push(block.key);
+      keys.add(block.key);
+      if (!this.#stored.has(block.key))
+        writes.push({
+          key: block.key,
+          value: { format: SEGMENT_FORMAT, start, messages: block.messages as JsonValue[] },
+        });
     }
     sealed.push({ path, keys: list });
     return messages.slice(count);
   }
 
+  /** `pathName(path)`, encoded once per path. */
+  #nameOf(path: readonly string[]): string {
+    const id = path.join('\0');
+    let name = this.#names.get(id);
+    if (name === undefined) {
+      name = pathName(path);
+      this.#names.set(id, name);
+    }
+    return name;
+  }
+
+  /** The blocks last seen of the list at path `name`, by `start / size`. */
+  #blocksOf(name: string): (Block | undefined)[] {
+    const known = this.#blocks.get(name);
+    if (known !== undefined) return known;
+    const blocks: (Block | undefined)[] = [];
+    this.#blocks.set(name, blocks);
+    return blocks;
+  }
+
   /**
-   * The segment key of `block` at position `id`. The same message objects as last time (a
-   * memory's own, unchanged: see `StateModule.checkpointDict`) are the same segment without
-   * serialising them; other messages are compared by their JSON, and hashed when it changed.
+   * The block of `messages` from `start` on (its segment key). The same message objects as
+   * last time (a memory's own, unchanged: see `StateModule.checkpointDict`) are the same
+   * segment without copying or serialising them; other messages are serialised and hashed
+   * (or, for a block loaded from the session, compared by their JSON first).
    */
-  #keyOf(id: string, block: JsonValue[]): string {
-    const known = this.#blocks.get(id);
-    if (known !== undefined && sameItems(known.messages, block)) return known.key;
-    const json = JSON.stringify(block);
+  #blockAt(
+    name: string,
+    blocks: (Block | undefined)[],
+    messages: readonly JsonValue[],
+    start: number,
+  ): Block {
+    const at = start / this.#size;
+    const known = blocks[at];
+    if (known !== undefined && sameItems(known.messages, messages, start)) return known;
+    const items = messages.slice(start, start + this.#size);
+    const json = JSON.stringify(items);
     const key =
       known?.json === json
         ? known.key
-        : `${this.#key}${SEGMENT_SEPARATOR}${id}.${contentHash(json)}`;
-    this.#blocks.set(id, { messages: block, json, key });
-    return key;
+        : `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${contentHash(json)}`;
+    const block = { messages: items, key };
+    blocks[at] = block;
+    return block;
   }
 
   /** Remembers the blocks of a loaded state (so its unchanged segments are not hashed again). */
   learn(sealed: readonly SealedList[], blocks: ReadonlyMap<string, JsonValue[]>): void {
     for (const list of sealed) {
-      const name = pathName(list.path);
+      const name = this.#nameOf(list.path);
       for (const key of list.keys) {
         const messages = blocks.get(key);
         const start = messages && segmentStart(key);
-        if (messages === undefined || start === undefined) continue;
-        this.#blocks.set(`${name}.${start}`, { messages, json: JSON.stringify(messages), key });
+        if (messages === undefined || start === undefined || start % this.#size !== 0) continue;
+        const known = this.#blocksOf(name);
+        known[start / this.#size] = { messages, json: JSON.stringify(messages), key };
       }
     }
   }
@@ -282,17 +325,11 @@ function segmentStart(key: string): number | undefined {
 }
 
 /**
- * A 64-bit content hash of `text` as 16 hex digits (two FNV-1a lanes with different offsets),
- * so two processes that sealed different messages at one position write different keys.
+ * A 64-bit content hash of `text` as 16 hex digits (the first of its SHA-256), so two
+ * processes that sealed different messages at one position write different keys. Native:
+ * a JavaScript loop over a block's ~25 KB of JSON, run a few times a conversation, stayed
+ * in V8's slower tiers at ~0.5 ms a block.
  */
 export function contentHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -1,5 +1,6 @@
 import { SessionConflictError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { copyJsonState } from './jsonCopy.js';
 import { assertJsonState, assertSessionKey } from './session.js';
 import {
   checkExpectedVersion,
@@ -10,13 +11,17 @@ import {
 
 /**
  * A `Session` that keeps state dicts in this process: for tests and short-lived programs.
- * It stores each state as JSON text, so changing an object after `save()` or after `load()`
- * never changes what the next `load()` returns, and a state that would not survive a
- * JSON file fails here too. Versioned like the other sessions: `loadVersioned()` and
+ * It stores a deep copy of each state and hands out a fresh deep copy on every load (both
+ * what a JSON round trip would give), so changing an object after `save()` or after
+ * `load()` never changes what the next `load()` returns, and a state that would not survive
+ * a JSON file fails here too. Versioned like the other sessions: `loadVersioned()` and
  * `save(key, state, { expectedVersion })`.
  */
 export class InMemorySession implements VersionedSession {
-  readonly #store = new Map<string, { readonly text: string; readonly version: number }>();
+  // The copies share their strings with the state saved (strings cannot change), so a save
+  // and a load cost a walk of the state's objects, not a serialisation of its text; the
+  // stored copy is never handed out.
+  readonly #store = new Map<string, { readonly state: JsonObject; readonly version: number }>();
 
   /**
    * Stores a copy of `state` under `key`. Rejects with `InvalidArgumentError` for a bad key,
@@ -25,14 +30,19 @@ export class InMemorySession implements VersionedSession {
    */
   async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
     assertSessionKey(key, 'InMemorySession.save()');
-    assertJsonState(state, 'InMemorySession.save()');
+    let copy = copyJsonState(state);
+    if (copy === undefined) {
+      // Not JSON (this throws, naming what), or nested too deep for the quick copy.
+      assertJsonState(state, 'InMemorySession.save()');
+      copy = JSON.parse(JSON.stringify(state)) as JsonObject;
+    }
     checkExpectedVersion(options, 'InMemorySession.save()');
     const version = this.#store.get(key)?.version ?? 0;
     const expected = options?.expectedVersion;
     if (expected !== undefined && expected !== version) {
       throw new SessionConflictError(key, expected, version);
     }
-    this.#store.set(key, { text: JSON.stringify(state), version: version + 1 });
+    this.#store.set(key, { state: copy, version: version + 1 });
   }
 
   /** A fresh copy of the state saved under `key`, or `undefined`. */
@@ -45,7 +55,9 @@ export class InMemorySession implements VersionedSession {
     assertSessionKey(key, 'InMemorySession.load()');
     const entry = this.#store.get(key);
     if (entry === undefined) return undefined;
-    return { state: JSON.parse(entry.text) as JsonObject, version: entry.version };
+    const state =
+      copyJsonState(entry.state) ?? (JSON.parse(JSON.stringify(entry.state)) as JsonObject);
+    return { state, version: entry.version };
   }
 
   /** Forgets `key` (no-op when absent). */

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { isJsonState } from './jsonCopy.js';
 
 /**
  * A store of agent state dicts by key: one conversation, user or run per key. Every method
@@ -48,6 +49,10 @@ export function assertSessionKey(key: unknown, method: string): asserts key is s
  * drops them, as a state dict with the property absent means the same.
  */
 export function assertJsonState(state: unknown, method: string): asserts state is JsonObject {
+  // The quick check first; the walk that names the problem (and builds every path) only
+  // when it fails.
+  if (typeof state === 'object' && state !== null && !Array.isArray(state) && isJsonState(state))
+    return;
   const problem =
     typeof state === 'object' && state !== null && !Array.isArray(state)
       ? findNonJson(state, 'state', new Set())

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../json.js';
+import { copyJsonState, isJsonState } from './jsonCopy.js';
+
+/** What a JSON file gives back for `value`. */
+const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+
+/** Every object and array reachable from `value`. */
+function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
+  if (typeof value === 'object' && value !== null) {
+    into.add(value);
+    for (const item of Object.values(value)) objectsOf(item, into);
+  }
+  return into;
+}
+
+// A small deterministic generator of JSON states (and of the values JSON drops or rejects).
+function randomState(seed: number): JsonObject {
+  let s = seed;
+  const next = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 2 ** 32;
+  };
+  const value = (depth: number): unknown => {
+    const r = next();
+    if (depth > 3 || r < 0.3) {
+      const leaves = ['text', 'x'.repeat(50), 0, -0, 1.5, -7, true, false, null, '', 'é\u{1F600}'];
+      return leaves[Math.floor(next() * leaves.length)];
+    }
+    if (r < 0.6) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < Math.floor(next() * 5); i++) {
+      object[['a', 'b', '2', '10', 'messages', 'x y'][Math.floor(next() * 6)] as string] =
+        next() < 0.1 ? undefined : value(depth + 1);
+    }
+    return object;
+  };
+  return { root: value(0) } as JsonObject;
+}
+
+describe('copyJsonState', () => {
+  it('gives what a JSON round trip gives, for many random states', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const state = randomState(seed);
+      expect(copyJsonState(state)).toStrictEqual(roundTrip(state));
+      expect(isJsonState(state)).toBe(true);
+    }
+  });
+
+  it('drops undefined properties, turns holes into null and -0 into 0', () => {
+    const holes: number[] = new Array(3);
+    holes[0] = 1;
+    holes[2] = 3;
+    const state = {
+      gone: undefined,
+      holes,
+      zero: -0,
+      list: [-0],
+    } as unknown as JsonObject;
+    const copy = copyJsonState(state);
+    expect(copy).toStrictEqual(roundTrip(state));
+    expect(Object.is(copy?.['zero'], 0)).toBe(true);
+    expect('gone' in (copy as object)).toBe(false);
+  });
+
+  it('keeps a "__proto__" key as an own property, as JSON.parse does', () => {
+    const state = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as JsonObject;
+    const copy = copyJsonState(state) as JsonObject;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(copy).toStrictEqual(roundTrip(state));
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('copies objects with a null prototype as plain objects', () => {
+    const inner = Object.assign(Object.create(null) as object, { a: 1 });
+    const copy = copyJsonState({ inner } as unknown as JsonObject) as JsonObject;
+    expect(Object.getPrototypeOf(copy['inner'])).toBe(Object.prototype);
+    expect(copy).toEqual({ inner: { a: 1 } });
+  });
+
+  it('shares no object or array with the state it copies', () => {
+    const state = randomState(42);
+    const mine = objectsOf(state);
+    for (const object of objectsOf(copyJsonState(state))) expect(mine.has(object)).toBe(false);
+  });
+
+  it.each([
+    ['NaN', { n: Number.NaN }],
+    ['Infinity', { n: [Number.POSITIVE_INFINITY] }],
+    ['a Date', { at: new Date(0) }],
+    ['a Map', { m: new Map() }],
+    ['a function', { f: () => 1 }],
+    ['a bigint', { b: 1n }],
+    ['a symbol', { s: Symbol('s') }],
+    ['undefined in an array', { list: [1, undefined] }],
+  ])('is undefined (not JSON) for %s', (_, state) => {
+    expect(copyJsonState(state as unknown as JsonObject)).toBeUndefined();
+    expect(isJsonState(state)).toBe(false);
+  });
+
+  it('is undefined for a cycle and for a state nested deeper than it walks', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = { back: cycle };
+    expect(copyJsonState(cycle as JsonObject)).toBeUndefined();
+    expect(isJsonState(cycle)).toBe(false);
+    let deep: JsonObject = { leaf: true };
+    for (let i = 0; i < 1500; i++) deep = { deep };
+    expect(copyJsonState(deep)).toBeUndefined();
+    expect(isJsonState(deep)).toBe(false);
+  });
+});

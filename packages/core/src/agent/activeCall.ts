@@ -180,15 +180,18 @@ export class ActiveCall {
 
   /** Waits for `source` (the broadcast), then releases the guard and emits the reply. */
   finishAfter(source: Observable<Msg>): void {
-    this.#phases.after(
-      source,
-      (reply) => {
-        this.#releaseOnce();
-        this.#phases.finish(reply);
-      },
-      (error) => this.fail(error),
-    );
+    this.#phases.after(source, this.#finishWith, (error) => this.fail(error));
   }
+
+  /** Releases the guard and emits `reply` now (nothing to broadcast it to); a throw fails the call. */
+  finish(reply: Msg): void {
+    this.#phases.run(this.#finishWith, reply, (error) => this.fail(error));
+  }
+
+  readonly #finishWith = (reply: Msg): void => {
+    this.#releaseOnce();
+    this.#phases.finish(reply);
+  };
 
   /** Runs the error hooks (each isolated), then releases the guard and errors with `error`. */
   fail(error: unknown): void {

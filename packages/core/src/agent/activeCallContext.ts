@@ -23,7 +23,6 @@ export type HooksFor = (type: HookEventType) => readonly Hook[];
  * getters, which V8 keeps in dictionary mode with a closure per accessor for every call.
  */
 export class ActiveCallContext implements CallContext {
-  readonly callId = newId();
   /** Who is asking (`options.callContext`), set on every hook event of the call. */
   readonly callContext: JsonObject | undefined;
   systemPrompt: string;
@@ -35,6 +34,7 @@ export class ActiveCallContext implements CallContext {
   #sink: ((event: AgentEvent) => void) | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
+  #callId: string | undefined; // made on first read: most calls never read it
 
   constructor(
     readonly agent: Agent,
@@ -48,6 +48,12 @@ export class ActiveCallContext implements CallContext {
     this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
     this.#sink = sink;
+  }
+
+  /** The id of this call, made on first read (most calls never read it), then the same. */
+  get callId(): string {
+    this.#callId ??= newId();
+    return this.#callId;
   }
 
   /**

@@ -18,7 +18,7 @@ import {
   toolUses,
   withMetadata,
 } from '@rxagent/core';
-import { defer, EMPTY, map, Observable, of } from 'rxjs';
+import { defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
 import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
@@ -248,12 +248,24 @@ export class ReActAgent extends AgentBase {
    * or the finish guard rejects it (then the draft is dropped and the feedback stored).
    */
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
+    const decision = this.#defaultFinalDecision(reply, state);
+    return isObservable(decision) ? decision : of(decision);
+  }
+
+  /**
+   * What the default `onFinalAnswer` decides, without an Observable unless the finish guard
+   * is asked (the loop takes a decision made at once as it is).
+   */
+  #defaultFinalDecision(
+    reply: Msg,
+    state: ReActCallState,
+  ): FinalAnswerDecision | Observable<FinalAnswerDecision> {
     const empty = emptyAnswerDecision(reply, state);
-    if (empty) return of(empty);
+    if (empty) return empty;
     const openPlan = openPlanDecision(state, this.#plan);
-    if (openPlan) return of(openPlan);
+    if (openPlan) return openPlan;
     const guard = this.#finishGuard;
-    if (!guard) return of({ accept: true, reply });
+    if (!guard) return { accept: true, reply };
     return runFinishGuard(guard, this, reply, state);
   }
 
@@ -309,9 +321,13 @@ export class ReActAgent extends AgentBase {
     const calls = toolUses(reply);
     if (calls.length === 0) {
       if (stopRequested) return this.#store(state, reply, 'stop');
-      return this.onFinalAnswer(reply, state).pipe(
-        map((decision) => this.#decide(decision, reply, state)),
-      );
+      // A subclass's onFinalAnswer is asked through its Observable; the default decides at once.
+      const decision =
+        this.onFinalAnswer === ReActAgent.prototype.onFinalAnswer
+          ? this.#defaultFinalDecision(reply, state)
+          : this.onFinalAnswer(reply, state);
+      if (!isObservable(decision)) return this.#decide(decision, reply, state);
+      return decision.pipe(map((decided) => this.#decide(decided, reply, state)));
     }
     transcript.add(reply);
     if (stopRequested) return { kind: 'final', reply, reason: 'tool_calls_stopped' };

@@ -1,4 +1,4 @@
-import { type Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
+import { type Observable, type Observer, Subscription } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -44,12 +44,16 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
 export class Phases<R> {
   /** The live phases: the teardown of the Observable that runs them. */
   readonly subscription = new Subscription();
-  readonly #subscriber: Subscriber<R>;
+  readonly #subscriber: Observer<R>;
   #settled = false;
   #failFn: ((error: unknown) => void) | undefined;
   #endFn: (() => void) | undefined;
 
-  constructor(subscriber: Subscriber<R>) {
+  /**
+   * `subscriber`: the Observable's subscriber, or an observer that behaves like one (passes
+   * on nothing after its error or completion, nor once its owner stopped listening).
+   */
+  constructor(subscriber: Observer<R>) {
     this.#subscriber = subscriber;
   }
 
@@ -182,7 +186,7 @@ class PhaseObserver<T> implements Observer<T> {
 class ForwardObserver<R> implements Observer<R> {
   constructor(
     private readonly phases: Phases<R>,
-    private readonly subscriber: Subscriber<R>,
+    private readonly subscriber: Observer<R>,
   ) {}
 
   next(value: R): void {

@@ -1,8 +1,8 @@
 import type { ApprovalPendingError, Msg, ToolUseBlock } from '@rxagent/core';
-import { Observable } from 'rxjs';
+import { Observable, type Observer } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { runInOrder } from './mergeInOrder.js';
-import { runToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
+import { startToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
 
 /** How a batch of tool calls runs. */
 export interface ActingSetup extends ToolCallSetup {
@@ -77,10 +77,11 @@ export function actingStep<R = ActingOutcome>(
       subscriber.next(value);
       subscriber.complete();
     };
-    const project = (index: number) => runToolCall(state, calls[index]!, setup);
+    const start = (index: number, sink: Observer<ToolCallOutcome>) =>
+      startToolCall(state, calls[index]!, setup, sink);
     return runInOrder<ToolCallOutcome, Msg | undefined>(
       calls.length,
-      project,
+      start,
       setup.concurrency,
       store,
       subscriber,

@@ -1,4 +1,4 @@
-import { type Observable, type Observer, Subscription } from 'rxjs';
+import { type Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
 
@@ -15,6 +15,9 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
     live: Subscription,
   ): void;
 };
+
+/** Where `Phases` sends its value, error and completion (a subscriber, or an observer acting as one). */
+type PhaseSink<R> = Pick<Subscriber<R>, 'next' | 'error' | 'complete'>;
 
 /**
  * Runs the phases of one call or step (hooks, doCall, a model request, a tool, hooks …) one
@@ -44,7 +47,7 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
 export class Phases<R> {
   /** The live phases: the teardown of the Observable that runs them. */
   readonly subscription = new Subscription();
-  readonly #subscriber: Observer<R>;
+  readonly #subscriber: PhaseSink<R>;
   #settled = false;
   #failFn: ((error: unknown) => void) | undefined;
   #endFn: (() => void) | undefined;
@@ -53,7 +56,7 @@ export class Phases<R> {
    * `subscriber`: the Observable's subscriber, or an observer that behaves like one (passes
    * on nothing after its error or completion, nor once its owner stopped listening).
    */
-  constructor(subscriber: Observer<R>) {
+  constructor(subscriber: PhaseSink<R>) {
     this.#subscriber = subscriber;
   }
 
@@ -186,7 +189,7 @@ class PhaseObserver<T> implements Observer<T> {
 class ForwardObserver<R> implements Observer<R> {
   constructor(
     private readonly phases: Phases<R>,
-    private readonly subscriber: Observer<R>,
+    private readonly subscriber: PhaseSink<R>,
   ) {}
 
   next(value: R): void {

@@ -34,7 +34,7 @@ describe('checkAgentOptions (through AgentBase)', () => {
 
   it('checks every agent of a class against its keys as they are, reassigned ones included', () => {
     class Changing extends Declared {
-      static override optionKeys: readonly string[] = ['tone'];
+      static override optionKeys = ['tone'];
     }
     expect(() => new Changing({ name: 'a', tone: 'dry', greeting: 'yo' } as never)).not.toThrow();
     expect(() => new Changing({ name: 'a', mood: 'x' } as never)).toThrow(/unknown option "mood"/);

@@ -5,7 +5,8 @@ import type { CallContext } from './callContext.js';
 /**
  * What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. A room
  * that can also `dispatch` (the agent's own call contexts can) runs synchronous hooks
- * without an Observable.
+ * without an Observable; its `dispatch` sends a throw in `done` to `fail`, as
+ * `dispatchHooks` does.
  */
 export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
   dispatch?<E extends HookEvent>(
@@ -94,8 +95,8 @@ export class Phases<R> {
   ): void {
     if (!room.listens(event.type)) this.run(then, event, onError);
     else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
-    else
-      room.dispatch(event, (final) => this.run(then, final, onError), onError, this.subscription);
+    // `dispatch` sends a throw in `then` to `onError` itself: no closure per event.
+    else room.dispatch(event, then, onError, this.subscription);
   }
 
   /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */

@@ -1,9 +1,8 @@
-import type { Observable, Subscriber } from 'rxjs';
+import type { Observable, Observer, Subscriber } from 'rxjs';
 import type { DurableRun } from '../durable/durableRun.js';
 import { NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
-import { lastReply } from '../internal/lastReply.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
@@ -25,6 +24,37 @@ export interface ActiveCallSetup {
   readonly durable?: DurableRun | undefined;
   /** Whether `recover()` continues this call (`preCall.recovered`). */
   readonly recovering?: boolean;
+}
+
+/**
+ * The observer of doCall's Msgs: the last one goes to `then` once they complete (none is a
+ * `NoReplyError`), an error to `onError`, and a throw in `then` to `onError` too, as with
+ * `lastReply`.
+ */
+class LastReplyObserver implements Observer<Msg> {
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private last: Msg | undefined;
+
+  constructor(
+    private readonly phases: Phases<Msg>,
+    private readonly then: (reply: Msg) => void,
+    private readonly onError: (error: unknown) => void,
+    private readonly agentName: string,
+  ) {}
+
+  next(msg: Msg): void {
+    this.last = msg;
+  }
+
+  error(error: unknown): void {
+    this.onError(error);
+  }
+
+  complete(): void {
+    const reply = this.last;
+    if (reply === undefined) this.onError(new NoReplyError(this.agentName));
+    else this.phases.run(this.then, reply, this.onError);
+  }
 }
 
 /**
@@ -127,11 +157,17 @@ export class ActiveCall {
         if (this.#cancelled) this.#phases.end();
         else next(value);
       };
-    this.#phases.after(
-      lastReply(source, () => new NoReplyError(name)),
-      unlessCancelled(then),
-      unlessCancelled(onError),
-    );
+    const fail = unlessCancelled(onError);
+    let produced: Observable<Msg>;
+    try {
+      produced = source();
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    // The last Msg as a phase of the call's own Observable: no `lastReply` layer around doCall.
+    const last = new LastReplyObserver(this.#phases, unlessCancelled(then), fail, name);
+    this.#phases.subscription.add(produced.subscribe(last));
   }
 
   /**

@@ -30,7 +30,7 @@ export type {
   StructuredOutputSchema,
 } from './agent/callOptions.js';
 export { type AgentEventOf, isEvent } from './agent/isEvent.js';
-export { type HookRoom, Phases } from './agent/phases.js';
+export { type HookRoom, type PhaseSink, Phases } from './agent/phases.js';
 export {
   type GenerateReason,
   isGenerateReason,

@@ -18,7 +18,7 @@ import {
   toolUses,
   withMetadata,
 } from '@rxagent/core';
-import { defer, EMPTY, map, Observable, of } from 'rxjs';
+import { defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
 import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
@@ -32,7 +32,7 @@ import { agentLimits, closeOverBudget, positiveLimit } from './loop/limits.js';
 import { nestedApprovalStep, resumedCalls } from './loop/nestedApproval.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
-import { runReactLoop } from './loop/reactLoop.js';
+import { runReactLoop, type StepStart, stepObservable } from './loop/reactLoop.js';
 import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
@@ -46,7 +46,7 @@ import { reasoningSetup } from './reasoning/reasoningSetup.js';
 import {
   type ReasoningOutcome,
   type ReasoningSetup,
-  reasoningStep,
+  startReasoningStep,
 } from './reasoning/reasoningStep.js';
 import { summaryStep } from './reasoning/summaryStep.js';
 
@@ -185,7 +185,7 @@ export class ReActAgent extends AgentBase {
         : undefined;
       state.checkpoints = checkpoints;
       const next = checkpoints
-        ? (step: RunnableStep) => checkpoints.afterStep(this.#next(step, state))
+        ? (step: RunnableStep) => checkpoints.afterStep(stepObservable(this.#next(step, state)))
         : (step: RunnableStep) => this.#next(step, state);
       const running = runReactLoop(first, next, {
         final: (step) => subscriber.next(this.#finalReply(step, state)),
@@ -248,12 +248,24 @@ export class ReActAgent extends AgentBase {
    * or the finish guard rejects it (then the draft is dropped and the feedback stored).
    */
   protected onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> {
+    const decision = this.#defaultFinalDecision(reply, state);
+    return isObservable(decision) ? decision : of(decision);
+  }
+
+  /**
+   * What the default `onFinalAnswer` decides, without an Observable unless the finish guard
+   * is asked (the loop takes a decision made at once as it is).
+   */
+  #defaultFinalDecision(
+    reply: Msg,
+    state: ReActCallState,
+  ): FinalAnswerDecision | Observable<FinalAnswerDecision> {
     const empty = emptyAnswerDecision(reply, state);
-    if (empty) return of(empty);
+    if (empty) return empty;
     const openPlan = openPlanDecision(state, this.#plan);
-    if (openPlan) return of(openPlan);
+    if (openPlan) return openPlan;
     const guard = this.#finishGuard;
-    if (!guard) return of({ accept: true, reply });
+    if (!guard) return { accept: true, reply };
     return runFinishGuard(guard, this, reply, state);
   }
 
@@ -266,7 +278,7 @@ export class ReActAgent extends AgentBase {
   protected onCallEnd(_state: ReActCallState, _outcome: 'complete' | 'error' | 'cancelled'): void {}
 
   /** Runs one step, after an interrupt checkpoint (errors like `checkInterrupted()`). */
-  #next(step: RunnableStep, state: ReActCallState): Observable<Step> {
+  #next(step: RunnableStep, state: ReActCallState): Observable<Step> | StepStart {
     // No defer: the loop calls this when it subscribes, and turns a throw into the step's error.
     if (this.interruptRequested) return this.checkInterrupted();
     switch (step.kind) {
@@ -290,14 +302,18 @@ export class ReActAgent extends AgentBase {
     );
   }
 
-  #reason(state: ReActCallState): Observable<Step> {
+  #reason(state: ReActCallState): Observable<Step> | StepStart {
     if (state.iterations >= state.maxIters) return of({ kind: 'summary' });
     const spent = this.#budgetStop(state);
     if (spent) return of(spent);
     state.iterations++;
     state.stats.modelCalls++;
     takeSteered(state);
-    return reasoningStep(state, this.#setup, (outcome) => this.#afterReasoning(outcome, state));
+    // Started by the loop itself: no Observable around the step.
+    return (sink) =>
+      startReasoningStep(state, this.#setup, sink, (outcome) =>
+        this.#afterReasoning(outcome, state),
+      );
   }
 
   /** The step after a model reply (decided at once, or later): act on its calls, or decide about a final answer. */
@@ -309,9 +325,13 @@ export class ReActAgent extends AgentBase {
     const calls = toolUses(reply);
     if (calls.length === 0) {
       if (stopRequested) return this.#store(state, reply, 'stop');
-      return this.onFinalAnswer(reply, state).pipe(
-        map((decision) => this.#decide(decision, reply, state)),
-      );
+      // A subclass's onFinalAnswer is asked through its Observable; the default decides at once.
+      const decision =
+        this.onFinalAnswer === ReActAgent.prototype.onFinalAnswer
+          ? this.#defaultFinalDecision(reply, state)
+          : this.onFinalAnswer(reply, state);
+      if (!isObservable(decision)) return this.#decide(decision, reply, state);
+      return decision.pipe(map((decided) => this.#decide(decided, reply, state)));
     }
     transcript.add(reply);
     if (stopRequested) return { kind: 'final', reply, reason: 'tool_calls_stopped' };
@@ -330,7 +350,7 @@ export class ReActAgent extends AgentBase {
     state: ReActCallState,
     decisions: Decisions | undefined,
     resolved: Resolutions | undefined,
-  ): Observable<Step> {
+  ): Observable<Step> | StepStart {
     const resumed = resumedCalls(state.transcript, calls, decisions);
     const setup = {
       concurrency: this.#concurrency,

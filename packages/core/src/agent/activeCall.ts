@@ -1,9 +1,8 @@
-import type { Observable, Subscriber } from 'rxjs';
+import type { Observable, Observer, Subscriber } from 'rxjs';
 import type { DurableRun } from '../durable/durableRun.js';
 import { NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
-import { lastReply } from '../internal/lastReply.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
@@ -27,6 +26,37 @@ export interface ActiveCallSetup {
   readonly durable?: DurableRun | undefined;
   /** Whether `recover()` continues this call (`preCall.recovered`). */
   readonly recovering?: boolean;
+}
+
+/**
+ * The observer of doCall's Msgs: the last one goes to `then` once they complete (none is a
+ * `NoReplyError`), an error to `onError`, and a throw in `then` to `onError` too, as with
+ * `lastReply`.
+ */
+class LastReplyObserver implements Observer<Msg> {
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private last: Msg | undefined;
+
+  constructor(
+    private readonly phases: Phases<Msg>,
+    private readonly then: (reply: Msg) => void,
+    private readonly onError: (error: unknown) => void,
+    private readonly agentName: string,
+  ) {}
+
+  next(msg: Msg): void {
+    this.last = msg;
+  }
+
+  error(error: unknown): void {
+    this.onError(error);
+  }
+
+  complete(): void {
+    const reply = this.last;
+    if (reply === undefined) this.onError(new NoReplyError(this.agentName));
+    else this.phases.run(this.then, reply, this.onError);
+  }
 }
 
 /**
@@ -130,11 +160,17 @@ export class ActiveCall {
         if (this.#cancelled) this.#phases.end();
         else next(value);
       };
-    this.#phases.after(
-      lastReply(source, () => new NoReplyError(name)),
-      unlessCancelled(then),
-      unlessCancelled(onError),
-    );
+    const fail = unlessCancelled(onError);
+    let produced: Observable<Msg>;
+    try {
+      produced = source();
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    // The last Msg as a phase of the call's own Observable: no `lastReply` layer around doCall.
+    const last = new LastReplyObserver(this.#phases, unlessCancelled(then), fail, name);
+    this.#phases.subscription.add(produced.subscribe(last));
   }
 
   /**
@@ -183,15 +219,18 @@ export class ActiveCall {
 
   /** Waits for `source` (the broadcast), then releases the guard and emits the reply. */
   finishAfter(source: Observable<Msg>): void {
-    this.#phases.after(
-      source,
-      (reply) => {
-        this.#releaseOnce();
-        this.#phases.finish(reply);
-      },
-      (error) => this.fail(error),
-    );
+    this.#phases.after(source, this.#finishWith, (error) => this.fail(error));
   }
+
+  /** Releases the guard and emits `reply` now (nothing to broadcast it to); a throw fails the call. */
+  finish(reply: Msg): void {
+    this.#phases.run(this.#finishWith, reply, (error) => this.fail(error));
+  }
+
+  readonly #finishWith = (reply: Msg): void => {
+    this.#releaseOnce();
+    this.#phases.finish(reply);
+  };
 
   /** Runs the error hooks (each isolated), then releases the guard and errors with `error`. */
   fail(error: unknown): void {

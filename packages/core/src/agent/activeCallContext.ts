@@ -23,7 +23,6 @@ export type HooksFor = (type: HookEventType) => readonly Hook[];
  * getters, which V8 keeps in dictionary mode with a closure per accessor for every call.
  */
 export class ActiveCallContext implements CallContext {
-  readonly callId = newId();
   /** Who is asking (`options.callContext`), set on every hook event of the call. */
   readonly callContext: JsonObject | undefined;
   systemPrompt: string;
@@ -37,6 +36,7 @@ export class ActiveCallContext implements CallContext {
   #sinkTypes: ReadonlySet<string> | undefined;
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
+  #callId: string | undefined; // made on first read: most calls never read it
 
   constructor(
     readonly agent: Agent,
@@ -65,6 +65,12 @@ export class ActiveCallContext implements CallContext {
   #sinkFor(type: string): ((event: AgentEvent) => void) | undefined {
     const types = this.#sinkTypes;
     return types === undefined || types.has(type) ? this.#sink : undefined;
+  }
+
+  /** The id of this call, made on first read (most calls never read it), then the same. */
+  get callId(): string {
+    this.#callId ??= newId();
+    return this.#callId;
   }
 
   /**

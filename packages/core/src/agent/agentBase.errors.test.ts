@@ -55,6 +55,25 @@ afterEach(() => {
 });
 
 describe('AgentBase error handling', () => {
+  it('fails the call with what a doCall throws, and frees the agent', async () => {
+    const agent = new TestAgent(() => {
+      throw failure;
+    });
+    const seen = terminalEvents(agent);
+    await expect(lastValueFrom(agent.call(userMsg('x')))).rejects.toBe(failure);
+    expect(seen).toEqual(['error']);
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it('replies with the last Msg doCall emits, and fails with NoReplyError when it emits none', async () => {
+    const agent = new TestAgent(() => of(assistantMsg('draft'), assistantMsg('final')));
+    const reply = await lastValueFrom(agent.call(userMsg('x')));
+    expect(reply.content).toEqual([{ type: 'text', text: 'final' }]);
+    const silent = new TestAgent(() => of());
+    await expect(lastValueFrom(silent.call(userMsg('x')))).rejects.toBeInstanceOf(NoReplyError);
+    expect(silent.isRunning).toBe(false);
+  });
+
   it('passes the error to error hooks in order, then re-throws the very same error', async () => {
     const log: string[] = [];
     const agent = new TestAgent(failing);

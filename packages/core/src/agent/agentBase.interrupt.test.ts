@@ -425,6 +425,16 @@ describe('AgentBase cancellation', () => {
     expect(agent.contexts[0]?.options).toBe(options);
     expect(agent.contexts[0]?.callId).toEqual(expect.any(String));
   });
+
+  it('gives each call its own callId, the same at every read', async () => {
+    const agent = new TestAgent(() => of(assistantMsg('x')));
+    await lastValueFrom(agent.call(userMsg('x')));
+    await lastValueFrom(agent.call(userMsg('y')));
+    const [first, second] = agent.contexts;
+    expect(first?.callId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first?.callId).toBe(first?.callId);
+    expect(second?.callId).not.toBe(first?.callId);
+  });
 });
 
 describe('AgentBase options.signal listeners', () => {

@@ -485,7 +485,11 @@ export abstract class AgentBase implements Agent {
     const { durable } = call;
     // 5. postCall hooks may replace the reply; 5a. a durable call saves itself finished;
     // 6. every hub subscriber observes it; 7. the guard is released, then the reply is emitted.
-    const broadcast = (final: Msg) => () => call.finishAfter(this.#broadcast(final));
+    // Without hub subscribers (most agents) the reply is emitted at once, with no Observable.
+    const broadcast = (final: Msg) => () =>
+      this.#subscribers === undefined
+        ? call.finish(final)
+        : call.finishAfter(this.#broadcast(final));
     const fail = (error: unknown): void => call.fail(error);
     const deliver = (reply: Msg): void =>
       call.postCall(reply, (final) =>

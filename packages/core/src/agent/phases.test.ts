@@ -1,6 +1,7 @@
 import { EMPTY, NEVER, Observable, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import type { PostCallEvent } from '../hooks/hookEvent.js';
+import { dispatchHooks } from '../hooks/runHooks.js';
 import { assistantMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { type HookRoom, Phases } from './phases.js';
@@ -185,6 +186,28 @@ describe('Phases', () => {
           onError,
         ),
       );
+      expect(onError).toHaveBeenCalledWith(new Error('then broke'));
+    });
+
+    it('hands a throw in then to onError through a room that dispatches (as call contexts do)', () => {
+      const room: HookRoom = {
+        listens: () => true,
+        notify: () => EMPTY,
+        dispatch: (sent, done, fail, live) =>
+          dispatchHooks([{ onEvent: () => undefined }], sent, done, fail, live),
+      };
+      const onError = vi.fn();
+      runCall((p) =>
+        p.afterHooks(
+          room,
+          event('x'),
+          () => {
+            throw new Error('then broke');
+          },
+          onError,
+        ),
+      );
+      expect(onError).toHaveBeenCalledOnce();
       expect(onError).toHaveBeenCalledWith(new Error('then broke'));
     });
 

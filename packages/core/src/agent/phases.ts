@@ -5,7 +5,8 @@ import type { CallContext } from './callContext.js';
 /**
  * What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. A room
  * that can also `dispatch` (the agent's own call contexts can) runs synchronous hooks
- * without an Observable.
+ * without an Observable; its `dispatch` sends a throw in `done` to `fail`, as
+ * `dispatchHooks` does.
  */
 export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
   dispatch?<E extends HookEvent>(
@@ -15,6 +16,9 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
     live: Subscription,
   ): void;
 };
+
+/** Where `Phases` sends its value, error and completion (a subscriber, or an observer acting as one). */
+export type PhaseSink<R> = Pick<Subscriber<R>, 'next' | 'error' | 'complete'>;
 
 /**
  * Runs the phases of one call or step (hooks, doCall, a model request, a tool, hooks …) one
@@ -44,12 +48,16 @@ export type HookRoom = Pick<CallContext, 'notify' | 'listens'> & {
 export class Phases<R> {
   /** The live phases: the teardown of the Observable that runs them. */
   readonly subscription = new Subscription();
-  readonly #subscriber: Subscriber<R>;
+  readonly #subscriber: PhaseSink<R>;
   #settled = false;
   #failFn: ((error: unknown) => void) | undefined;
   #endFn: (() => void) | undefined;
 
-  constructor(subscriber: Subscriber<R>) {
+  /**
+   * `subscriber`: the Observable's subscriber, or an observer that behaves like one (passes
+   * on nothing after its error or completion, nor once its owner stopped listening).
+   */
+  constructor(subscriber: PhaseSink<R>) {
     this.#subscriber = subscriber;
   }
 
@@ -87,8 +95,8 @@ export class Phases<R> {
   ): void {
     if (!room.listens(event.type)) this.run(then, event, onError);
     else if (room.dispatch === undefined) this.after(room.notify(event), then, onError);
-    else
-      room.dispatch(event, (final) => this.run(then, final, onError), onError, this.subscription);
+    // `dispatch` sends a throw in `then` to `onError` itself: no closure per event.
+    else room.dispatch(event, then, onError, this.subscription);
   }
 
   /** Runs `then(value)` now; a throw goes to `onError` (default: `fail`). */
@@ -182,7 +190,7 @@ class PhaseObserver<T> implements Observer<T> {
 class ForwardObserver<R> implements Observer<R> {
   constructor(
     private readonly phases: Phases<R>,
-    private readonly subscriber: Subscriber<R>,
+    private readonly subscriber: PhaseSink<R>,
   ) {}
 
   next(value: R): void {

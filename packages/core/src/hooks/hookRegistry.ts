@@ -27,6 +27,18 @@ export const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
 /** What `forType` and `merged` answer when neither registry holds a hook. */
 const NO_HOOKS: readonly Hook[] = Object.freeze([]);
 
+/**
+ * The hooks of `hooks` that want events of `type`: `hooks` itself when all do, and no new
+ * array either when none does (an agent makes these lists once per event type).
+ */
+function wanting(hooks: readonly Hook[], type: HookEventType): readonly Hook[] {
+  const wants = (hook: Hook): boolean => hook.events === undefined || hook.events.includes(type);
+  let count = 0;
+  for (const hook of hooks) if (wants(hook)) count++;
+  if (count === hooks.length) return hooks;
+  return count === 0 ? NO_HOOKS : hooks.filter(wants);
+}
+
 /** One sequence across all registries, so equal priorities keep registration order even across agent and system hooks. */
 let nextSeq = 0;
 
@@ -110,9 +122,7 @@ export class HookRegistry {
     const merged = this.#merged(other);
     let hooks = merged.byType.get(type);
     if (hooks === undefined) {
-      hooks = merged.hooks.filter(
-        (hook) => hook.events === undefined || hook.events.includes(type),
-      );
+      hooks = wanting(merged.hooks, type);
       merged.byType.set(type, hooks);
     }
     return hooks;

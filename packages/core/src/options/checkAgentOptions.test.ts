@@ -31,4 +31,20 @@ describe('checkAgentOptions (through AgentBase)', () => {
   it('checks nothing when a class of the chain declares no optionKeys', () => {
     expect(() => new Undeclared({ name: 'a', anything: 1 } as never)).not.toThrow();
   });
+
+  it('checks every agent of a class against its keys as they are, reassigned ones included', () => {
+    class Changing extends Declared {
+      static override optionKeys = ['tone'];
+    }
+    expect(() => new Changing({ name: 'a', tone: 'dry', greeting: 'yo' } as never)).not.toThrow();
+    expect(() => new Changing({ name: 'a', mood: 'x' } as never)).toThrow(/unknown option "mood"/);
+    Changing.optionKeys = ['mood'];
+    expect(() => new Changing({ name: 'a', mood: 'x' } as never)).not.toThrow();
+    expect(() => new Changing({ name: 'a', tone: 'dry' } as never)).toThrow(
+      /unknown option "tone"/,
+    );
+    // A class of the chain that stops declaring its keys turns the check off, as before.
+    Reflect.deleteProperty(Changing, 'optionKeys');
+    expect(() => new Changing({ name: 'a', anything: 1 } as never)).not.toThrow();
+  });
 });

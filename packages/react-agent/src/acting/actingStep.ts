@@ -1,8 +1,8 @@
 import type { ApprovalPendingError, Msg, ToolUseBlock } from '@rxagent/core';
-import { Observable } from 'rxjs';
+import { Observable, type Observer, Subscription } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { runInOrder } from './mergeInOrder.js';
-import { runToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
+import { startToolCall, type ToolCallOutcome, type ToolCallSetup } from './runToolCall.js';
 
 /** How a batch of tool calls runs. */
 export interface ActingSetup extends ToolCallSetup {
@@ -41,50 +41,69 @@ export function actingStep<R = ActingOutcome>(
   decide?: (outcome: ActingOutcome) => R,
   onStart?: () => void,
 ): Observable<R> {
-  return new Observable<R>((subscriber) => {
-    onStart?.();
-    let stopRequested = false;
-    const suspended: SuspendedCall[] = [];
-    const store = (index: number, outcome: ToolCallOutcome): Msg | undefined => {
-      if (outcome.suspended !== undefined) {
-        suspended.push({ call: calls[index]!, pending: outcome.suspended });
-        state.transcript.suspend(calls[index]!);
-        return undefined;
-      }
-      if (outcome.stopRequested) stopRequested = true;
-      const msg = state.transcript.settle(
-        calls[index]!,
-        outcome.result,
-        outcome.kind,
-        outcome.metadata,
-      );
-      state.checkpoints?.afterResult();
-      return msg;
-    };
-    const done = (results: (Msg | undefined)[]): void => {
-      const stored =
-        suspended.length === 0
-          ? (results as Msg[])
-          : results.filter((msg): msg is Msg => msg !== undefined);
-      const outcome: ActingOutcome = { results: stored, stopRequested, suspended };
-      let value: R;
-      try {
-        value = decide ? decide(outcome) : (outcome as R);
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      subscriber.next(value);
-      subscriber.complete();
-    };
-    const project = (index: number) => runToolCall(state, calls[index]!, setup);
-    return runInOrder<ToolCallOutcome, Msg | undefined>(
-      calls.length,
-      project,
-      setup.concurrency,
-      store,
-      subscriber,
-      done,
+  return new Observable<R>((subscriber) =>
+    startActingStep(state, calls, setup, subscriber, decide, onStart),
+  );
+}
+
+/**
+ * What subscribing to `actingStep` does, for a loop that starts its steps without an
+ * Observable around each: the outcome goes to `sink`, which must pass on nothing after its
+ * end and be `closed` from then on, as a subscriber is. Returns what stops the step.
+ */
+export function startActingStep<R = ActingOutcome>(
+  state: ReActCallState,
+  calls: readonly ToolUseBlock[],
+  setup: ActingSetup,
+  sink: Observer<R> & { readonly closed: boolean },
+  decide?: (outcome: ActingOutcome) => R,
+  onStart?: () => void,
+): Subscription {
+  const subscriber = sink;
+  onStart?.();
+  let stopRequested = false;
+  const suspended: SuspendedCall[] = [];
+  const store = (index: number, outcome: ToolCallOutcome): Msg | undefined => {
+    if (outcome.suspended !== undefined) {
+      suspended.push({ call: calls[index]!, pending: outcome.suspended });
+      state.transcript.suspend(calls[index]!);
+      return undefined;
+    }
+    if (outcome.stopRequested) stopRequested = true;
+    const msg = state.transcript.settle(
+      calls[index]!,
+      outcome.result,
+      outcome.kind,
+      outcome.metadata,
     );
-  });
+    state.checkpoints?.afterResult();
+    return msg;
+  };
+  const done = (results: (Msg | undefined)[]): void => {
+    const stored =
+      suspended.length === 0
+        ? (results as Msg[])
+        : results.filter((msg): msg is Msg => msg !== undefined);
+    const outcome: ActingOutcome = { results: stored, stopRequested, suspended };
+    let value: R;
+    try {
+      value = decide ? decide(outcome) : (outcome as R);
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    subscriber.next(value);
+    subscriber.complete();
+  };
+  const start = (index: number, sink: Observer<ToolCallOutcome>) =>
+    startToolCall(state, calls[index]!, setup, sink);
+  const running = runInOrder<ToolCallOutcome, Msg | undefined>(
+    calls.length,
+    start,
+    setup.concurrency,
+    store,
+    subscriber,
+    done,
+  );
+  return running ?? Subscription.EMPTY;
 }

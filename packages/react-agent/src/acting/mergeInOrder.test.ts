@@ -1,7 +1,7 @@
-import { NEVER, type Observable, of } from 'rxjs';
+import { NEVER, type Observable, type Observer, of, Subscription } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { mergeInOrder } from './mergeInOrder.js';
+import { mergeInOrder, runInOrder } from './mergeInOrder.js';
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const upper = (_index: number, value: string) => value.toUpperCase();
@@ -125,5 +125,77 @@ describe('mergeInOrder', () => {
     expect(project).not.toHaveBeenCalled();
     merged.subscribe().unsubscribe();
     expect(project).toHaveBeenCalledTimes(2);
+  });
+
+  describe('runInOrder with inners started by hand (no Observable each)', () => {
+    /** Inners that keep their observer, each stopped through its own Subscription. */
+    function handStarted() {
+      const observers: Observer<string>[] = [];
+      const stops: Subscription[] = [];
+      const start = (_index: number, observer: Observer<string>) => {
+        observers.push(observer);
+        const stop = new Subscription();
+        stops.push(stop);
+        return stop;
+      };
+      return { observers, stops, start };
+    }
+
+    it('passes one end per inner and stops each inner once it ended', () => {
+      const { observers, stops, start } = handStarted();
+      const done = vi.fn();
+      const error = vi.fn();
+      const running = runInOrder(2, start, 2, upper, { error, closed: false }, done);
+      observers[1]!.next('b');
+      observers[1]!.complete();
+      expect(stops[1]!.closed).toBe(true);
+      observers[1]!.complete(); // a second end is not a second finished inner
+      observers[1]!.error(new Error('late'));
+      expect(done).not.toHaveBeenCalled();
+      observers[0]!.next('a');
+      observers[0]!.next('z'); // only the first value counts
+      observers[0]!.complete();
+      expect(done).toHaveBeenCalledWith(['A', 'B']);
+      expect(error).not.toHaveBeenCalled();
+      expect(stops[0]!.closed).toBe(true);
+      running?.unsubscribe();
+    });
+
+    it('passes nothing on once unsubscribed, and stops the inners still running', () => {
+      const { observers, stops, start } = handStarted();
+      const settle = vi.fn(upper);
+      const done = vi.fn();
+      const error = vi.fn();
+      const running = runInOrder(2, start, 2, settle, { error, closed: false }, done);
+      running?.unsubscribe();
+      expect(stops.every((stop) => stop.closed)).toBe(true);
+      observers[0]!.next('a');
+      observers[0]!.complete();
+      observers[1]!.error(new Error('late'));
+      expect(settle).not.toHaveBeenCalled();
+      expect(done).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    });
+
+    it('stops an inner that ended while it was starting (a synchronous one) at once', () => {
+      const stops: Subscription[] = [];
+      const done = vi.fn();
+      runInOrder(
+        2,
+        (index, observer: Observer<string>) => {
+          observer.next(`v${index}`);
+          observer.complete();
+          const stop = new Subscription();
+          stops.push(stop);
+          return stop;
+        },
+        2,
+        (_index, value: string) => value,
+        { error: vi.fn(), closed: false },
+        done,
+      );
+      expect(done).toHaveBeenCalledWith(['v0', 'v1']);
+      expect(stops.every((stop) => stop.closed)).toBe(true);
+    });
   });
 });

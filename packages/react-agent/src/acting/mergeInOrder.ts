@@ -1,4 +1,18 @@
-import { Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
+import {
+  Observable,
+  type Observer,
+  type Subscriber,
+  Subscription,
+  type Unsubscribable,
+} from 'rxjs';
+
+/**
+ * Starts inner `index`, sending its values, error and completion to `observer` (at most one
+ * error or completion, and nothing once the run is unsubscribed, is passed on); returns what
+ * stops it. What `project(index).subscribe(observer)` does, for an inner that needs no
+ * Observable of its own around it (a tool call run as phases).
+ */
+export type StartInner<T> = (index: number, observer: Observer<T>) => Unsubscribable;
 
 /**
  * Runs `project(0)` … `project(count - 1)`, starting them in index order and at most `limit`
@@ -20,27 +34,33 @@ export function mergeInOrder<T, R>(
   settle: (index: number, value: T) => R,
 ): Observable<(R | undefined)[]> {
   return new Observable<(R | undefined)[]>((subscriber) =>
-    runInOrder(count, project, limit, settle, subscriber, (results) => {
+    runInOrder(count, subscribeTo(project), limit, settle, subscriber, (results) => {
       subscriber.next(results);
       subscriber.complete();
     }),
   );
 }
 
+/** `project(index).subscribe(observer)` as a `StartInner`. */
+function subscribeTo<T>(project: (index: number) => Observable<T>): StartInner<T> {
+  return (index, observer) => project(index).subscribe(observer);
+}
+
 /**
- * The engine of `mergeInOrder`, for a caller that makes its own value of the results:
- * `done(results)` runs once the last inner finished (it emits and completes), errors go to
- * `subscriber`. Returns the subscription of the running inners (the teardown).
+ * The engine of `mergeInOrder`, for a caller that makes its own value of the results and
+ * starts its inners itself (`start`, see `StartInner`): `done(results)` runs once the last
+ * inner finished (it emits and completes), errors go to `subscriber`. Returns the
+ * subscription of the running inners (the teardown).
  */
 export function runInOrder<T, R>(
   count: number,
-  project: (index: number) => Observable<T>,
+  start: StartInner<T>,
   limit: number,
   settle: (index: number, value: T) => R,
   subscriber: Pick<Subscriber<never>, 'error' | 'closed'>,
   done: (results: (R | undefined)[]) => void,
 ): Subscription | undefined {
-  const run = new InOrderRun(count, project, Math.max(1, limit), settle, subscriber, done);
+  const run = new InOrderRun(count, start, Math.max(1, limit), settle, subscriber, done);
   if (count === 0) {
     done(run.results);
     return undefined;
@@ -59,7 +79,7 @@ class InOrderRun<T, R> {
 
   constructor(
     readonly count: number,
-    readonly project: (index: number) => Observable<T>,
+    readonly start: StartInner<T>,
     readonly max: number,
     readonly settle: (index: number, value: T) => R,
     readonly subscriber: Pick<Subscriber<never>, 'error' | 'closed'>,
@@ -72,7 +92,14 @@ class InOrderRun<T, R> {
     while (this.#active < this.max && this.#started < this.count && !this.subscriber.closed) {
       const index = this.#started++;
       this.#active++;
-      this.running.add(this.project(index).subscribe(new InnerObserver(this, index)));
+      const inner = new InnerObserver(this, index);
+      const stop = this.start(index, inner);
+      // An inner that ended while starting (a synchronous tool) is stopped now, not kept.
+      if (inner.ended) stop.unsubscribe();
+      else {
+        inner.stop = toSubscription(stop);
+        this.running.add(inner.stop);
+      }
     }
   }
 
@@ -84,10 +111,18 @@ class InOrderRun<T, R> {
   }
 }
 
-/** The observer of one inner: an object whose methods rxjs calls, not three closures. */
+/**
+ * The observer of one inner: an object whose methods rxjs (or the inner itself) calls, not
+ * three closures. It passes on one error or completion, and nothing once the run is
+ * unsubscribed, as a subscriber would; after its end it stops the inner.
+ */
 class InnerObserver<T, R> implements Observer<T> {
-  // Not a #private field: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
   private received = false;
+  /** Whether the inner errored or completed. */
+  ended = false;
+  /** What stops the inner, once it is running. */
+  stop: Subscription | undefined;
 
   constructor(
     private readonly run: InOrderRun<T, R>,
@@ -95,7 +130,7 @@ class InnerObserver<T, R> implements Observer<T> {
   ) {}
 
   next(value: T): void {
-    if (this.received) return;
+    if (this.received || this.ended || this.run.running.closed) return;
     this.received = true;
     const { run, index } = this;
     try {
@@ -106,10 +141,32 @@ class InnerObserver<T, R> implements Observer<T> {
   }
 
   error(error: unknown): void {
-    this.run.subscriber.error(error);
+    if (this.end()) this.run.subscriber.error(error);
+    this.stopInner();
   }
 
   complete(): void {
-    this.run.finishOne();
+    if (this.end()) this.run.finishOne();
+    this.stopInner();
   }
+
+  /** Marks the end; false when it already ended or the run was unsubscribed. */
+  private end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    return !this.run.running.closed;
+  }
+
+  private stopInner(): void {
+    const stop = this.stop;
+    if (stop === undefined) return;
+    this.stop = undefined;
+    this.run.running.remove(stop);
+    stop.unsubscribe();
+  }
+}
+
+/** `stop` as a Subscription, so the run's subscription can hold it. */
+function toSubscription(stop: Unsubscribable): Subscription {
+  return stop instanceof Subscription ? stop : new Subscription(() => stop.unsubscribe());
 }

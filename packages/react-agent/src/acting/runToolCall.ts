@@ -17,7 +17,7 @@ import {
   toolOutputText,
   truncateResult,
 } from '@rxagent/core';
-import { concatMap, EMPTY, Observable, type Observer, of } from 'rxjs';
+import { concatMap, EMPTY, Observable, type Observer, of, type Subscription } from 'rxjs';
 import type { Resolutions } from '../loop/decisions.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
@@ -77,84 +77,98 @@ export function runToolCall(
   model: ToolUseBlock,
   setup: ToolCallSetup,
 ): Observable<ToolCallOutcome> {
-  return new Observable<ToolCallOutcome>((subscriber) => {
-    const phases = new Phases(subscriber);
-    const { context } = state;
-    const deny = new DenySwitch();
-    const resolution = setup.resolved?.[model.id];
-    const decision = resolution?.decision;
-    // An edited call runs with the human's arguments; memory keeps the model's.
-    const edited = resolution?.input;
-    const call = edited === undefined ? model : { ...model, input: edited };
-    const resume = setup.resumed?.get(call.id);
-    const execute = (event: PreActingEvent): void => {
-      const toolCall =
-        event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
-      if (deny.reason !== undefined) {
-        postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
+  return new Observable<ToolCallOutcome>((subscriber) =>
+    startToolCall(state, model, setup, subscriber),
+  );
+}
+
+/**
+ * What subscribing to `runToolCall` does, for a batch that runs its calls without an
+ * Observable around each (see `StartInner`): the outcome goes to `sink`, which must pass on
+ * nothing after its end, as a subscriber would. Returns what stops the call.
+ */
+export function startToolCall(
+  state: ReActCallState,
+  model: ToolUseBlock,
+  setup: ToolCallSetup,
+  sink: Observer<ToolCallOutcome>,
+): Subscription {
+  const phases = new Phases(sink);
+  const { context } = state;
+  const deny = new DenySwitch();
+  const resolution = setup.resolved?.[model.id];
+  const decision = resolution?.decision;
+  // An edited call runs with the human's arguments; memory keeps the model's.
+  const edited = resolution?.input;
+  const call = edited === undefined ? model : { ...model, input: edited };
+  const resume = setup.resumed?.get(call.id);
+  const execute = (event: PreActingEvent): void => {
+    const toolCall =
+      event.toolCall.id === call.id ? event.toolCall : { ...event.toolCall, id: call.id };
+    if (deny.reason !== undefined) {
+      postActing(toolCall, deniedResult(toolCall, deny.reason), 'denied');
+      return;
+    }
+    // Raw (invalid) argument text counts only while neither a human nor a hook replaced the input.
+    const raw = toolCall.input === model.input ? setup.invalidArguments[call.id] : undefined;
+    const run = new ToolCallRun(state, toolCall, raw, setup.dedupe, resume);
+    const onResult = (result: ToolResultBlock): void => {
+      run.remember(result);
+      const error = toolErrorOf(result);
+      if (error instanceof ApprovalPendingError) {
+        phases.finish({ result, stopRequested: false, suspended: error });
         return;
       }
-      // Raw (invalid) argument text counts only while neither a human nor a hook replaced the input.
-      const raw = toolCall.input === model.input ? setup.invalidArguments[call.id] : undefined;
-      const run = new ToolCallRun(state, toolCall, raw, setup.dedupe, resume);
-      const onResult = (result: ToolResultBlock): void => {
-        run.remember(result);
-        const error = toolErrorOf(result);
-        if (error instanceof ApprovalPendingError) {
-          phases.finish({ result, stopRequested: false, suspended: error });
-          return;
-        }
-        postActing(
-          toolCall,
-          result,
-          run.duplicate ? 'duplicate' : resultKind(result, context.signal),
-        );
-      };
-      const start = (): void => {
-        // Nobody listens to the tool's chunks: take its result event straight from the run.
-        if (context.listens('actingChunk')) phases.after(run.result(), onResult);
-        else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
-      };
-      // A durable call marks the tool started in a checkpoint before it runs.
-      const started = state.checkpoints?.beforeTool(toolCall);
-      if (started) phases.after(started, start);
-      else start();
-    };
-    const postActing = (
-      toolCall: ToolUseBlock,
-      result: ToolResultBlock,
-      kind: ToolResultKind | undefined,
-    ): void => {
-      const stop = new StopSwitch();
-      const error = toolErrorOf(result);
-      const event = stop.attach<PostActingEvent>(
-        {
-          type: 'postActing',
-          agent: context.agent,
-          toolCall,
-          result,
-          ...(kind !== undefined && { resultKind: kind }),
-          ...(error !== undefined && { error }),
-        },
-        context.listens('postActing'),
-      );
-      phases.afterHooks(context, event, (final) =>
-        phases.finish(outcome(state, final, stop.stopped, kind, decision)),
+      postActing(
+        toolCall,
+        result,
+        run.duplicate ? 'duplicate' : resultKind(result, context.signal),
       );
     };
-    const refused = resolution?.deny;
-    if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
-    else
-      phases.afterHooks(
-        context,
-        deny.attach(
-          { type: 'preActing', agent: context.agent, toolCall: call },
-          context.listens('preActing'),
-        ),
-        execute,
-      );
-    return phases.subscription;
-  });
+    const start = (): void => {
+      // Nobody listens to the tool's chunks: take its result event straight from the run.
+      if (context.listens('actingChunk')) phases.after(run.result(), onResult);
+      else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
+    };
+    // A durable call marks the tool started in a checkpoint before it runs.
+    const started = state.checkpoints?.beforeTool(toolCall);
+    if (started) phases.after(started, start);
+    else start();
+  };
+  const postActing = (
+    toolCall: ToolUseBlock,
+    result: ToolResultBlock,
+    kind: ToolResultKind | undefined,
+  ): void => {
+    const stop = new StopSwitch();
+    const error = toolErrorOf(result);
+    const event = stop.attach<PostActingEvent>(
+      {
+        type: 'postActing',
+        agent: context.agent,
+        toolCall,
+        result,
+        ...(kind !== undefined && { resultKind: kind }),
+        ...(error !== undefined && { error }),
+      },
+      context.listens('postActing'),
+    );
+    phases.afterHooks(context, event, (final) =>
+      phases.finish(outcome(state, final, stop.stopped, kind, decision)),
+    );
+  };
+  const refused = resolution?.deny;
+  if (refused !== undefined) postActing(call, deniedResult(call, refused), 'denied');
+  else
+    phases.afterHooks(
+      context,
+      deny.attach(
+        { type: 'preActing', agent: context.agent, toolCall: call },
+        context.listens('preActing'),
+      ),
+      execute,
+    );
+  return phases.subscription;
 }
 
 /** The stored form of a postActing event as hooks left it: its id kept, its text cut. */

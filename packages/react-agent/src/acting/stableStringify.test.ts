@@ -18,4 +18,21 @@ describe('stableStringify', () => {
     expect(stableStringify({ a: '1' })).not.toBe(stableStringify({ a: 1 }));
     expect(stableStringify([1, 2])).not.toBe(stableStringify([2, 1]));
   });
+
+  it('writes a value already in key order as JSON.stringify does, and any other value sorted', () => {
+    const sorted = { a: [1, { b: 'x', c: null }], d: true, e: -0 };
+    expect(stableStringify(sorted, 'p:')).toBe(`p:${JSON.stringify(sorted)}`);
+    // Integer-like keys come first in property order but not in sorted order.
+    expect(stableStringify({ 9: 'a', 10: 'b' })).toBe('{"10":"b","9":"a"}');
+    expect(stableStringify({ b: 1, a: 2 })).toBe('{"a":2,"b":1}');
+    expect(stableStringify({ a: { d: 1, c: 2 } })).toBe('{"a":{"c":2,"d":1}}');
+  });
+
+  it('writes what JSON.stringify would drop or change, as before', () => {
+    expect(stableStringify({ a: undefined } as never)).toBe('{"a":undefined}');
+    expect(stableStringify([1, undefined] as never)).toBe('[1,undefined]');
+    expect(stableStringify(undefined)).toBe('undefined');
+    expect(stableStringify({ a: Number.NaN })).toBe('{"a":null}');
+    expect(stableStringify({ a: new Date(0) } as never)).toBe('{"a":{}}');
+  });
 });

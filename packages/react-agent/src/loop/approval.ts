@@ -9,8 +9,22 @@ import {
   type ToolUseBlock,
   validateAgainst,
 } from '@rxagent/core';
-import { concatMap, defer, from, map, type Observable, of } from 'rxjs';
-import { type ActingOutcome, type ActingSetup, actingStep } from '../acting/actingStep.js';
+import {
+  concatMap,
+  defer,
+  from,
+  map,
+  type Observable,
+  type Observer,
+  of,
+  type Subscription,
+} from 'rxjs';
+import {
+  type ActingOutcome,
+  type ActingSetup,
+  actingStep,
+  startActingStep,
+} from '../acting/actingStep.js';
 import { type ApprovalRule, RULE_DENIAL, ruleLabel, ruleNames } from './approvalRules.js';
 import { type Decisions, NO_DECISION, type Resolution, type Resolutions } from './decisions.js';
 import type { ReActCallState } from './reactCallState.js';
@@ -378,7 +392,8 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
  * and remembered approvals, decided after reasoning), or, when the call resumes an
  * `approval_required` stop, a human's `decisions` resolved first (`resolveDecisions`).
  * Counts the batch in the call's stats. Cold; emits `decide(outcome)` once (a throw in it
- * errors).
+ * errors). Without `decisions`, the batch is returned as its start function (see
+ * `startActingStep`), for the loop to run without an Observable.
  */
 export function decidedActing<R>(
   state: ReActCallState,
@@ -386,11 +401,13 @@ export function decidedActing<R>(
   setup: ActingSetup,
   decisions: Decisions | undefined,
   decide: (outcome: ActingOutcome) => R,
-): Observable<R> {
+): Observable<R> | ((sink: Observer<R> & { readonly closed: boolean }) => Subscription) {
   const count = (): void => {
     state.stats.toolCalls += calls.length;
   };
-  if (decisions === undefined) return actingStep(state, calls, setup, decide, count);
+  // Nothing to resolve first: the batch is a step the loop starts itself (no Observable).
+  if (decisions === undefined)
+    return (sink) => startActingStep(state, calls, setup, sink, decide, count);
   return defer(() => {
     count();
     return resolveDecisions(state, calls, setup.invalidArguments, decisions).pipe(

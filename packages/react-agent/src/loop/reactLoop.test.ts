@@ -1,8 +1,8 @@
 import { assistantMsg } from '@rxagent/core';
-import { from, NEVER, type Observable, Subject, throwError } from 'rxjs';
+import { from, NEVER, type Observable, Subject, Subscription, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { reactLoop, runReactLoop } from './reactLoop.js';
+import { reactLoop, runReactLoop, type StepSink } from './reactLoop.js';
 import type { FinalStep, RunnableStep, Step } from './step.js';
 
 const reason: RunnableStep = { kind: 'reason' };
@@ -168,5 +168,77 @@ describe('runReactLoop', () => {
 
     expect(observer.error).toHaveBeenCalledOnce();
     expect(started).toEqual(['reason', 'summary']);
+  });
+
+  describe('steps the loop starts itself (StepStart)', () => {
+    /** A `next` whose steps are started by hand: their sinks and stops, in start order. */
+    function handStarted() {
+      const sinks: StepSink[] = [];
+      const stops: Subscription[] = [];
+      const next = () => (sink: StepSink) => {
+        sinks.push(sink);
+        const stop = new Subscription();
+        stops.push(stop);
+        return stop;
+      };
+      return { sinks, stops, next };
+    }
+
+    it('runs the steps a started step emits, counts its end once and then stops it', () => {
+      const { sinks, stops, next } = handStarted();
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      runReactLoop(reason, next, observer);
+      sinks[0]!.next(act);
+      expect(sinks).toHaveLength(2);
+      sinks[0]!.complete();
+      expect(stops[0]!.closed).toBe(true);
+      expect(sinks[0]!.closed).toBe(true);
+      sinks[0]!.complete(); // a second end is no second finished step
+      sinks[0]!.next(act); // nor does a step emit after its end
+      sinks[0]!.error(new Error('late'));
+      expect(sinks).toHaveLength(2);
+      expect(observer.complete).not.toHaveBeenCalled();
+      sinks[1]!.next(f);
+      sinks[1]!.complete();
+      expect(observer.final).toHaveBeenCalledWith(f);
+      expect(observer.complete).toHaveBeenCalledOnce();
+      expect(observer.error).not.toHaveBeenCalled();
+    });
+
+    it('passes nothing on once unsubscribed, and stops the steps still running', () => {
+      const { sinks, stops, next } = handStarted();
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      const running = runReactLoop(reason, next, observer);
+      sinks[0]!.next(act);
+      running.unsubscribe();
+      expect(stops.every((stop) => stop.closed)).toBe(true);
+      expect(sinks.every((sink) => sink.closed)).toBe(true);
+      sinks[1]!.next(f);
+      sinks[1]!.error(new Error('late'));
+      sinks[0]!.complete();
+      expect(observer.final).not.toHaveBeenCalled();
+      expect(observer.error).not.toHaveBeenCalled();
+      expect(observer.complete).not.toHaveBeenCalled();
+    });
+
+    it('stops a step that ended while starting (every phase synchronous) at once', () => {
+      const stops: Subscription[] = [];
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      runReactLoop(
+        reason,
+        (step) => (sink: StepSink) => {
+          sink.next(step.kind === 'reason' ? act : f);
+          sink.complete();
+          const stop = new Subscription();
+          stops.push(stop);
+          return stop;
+        },
+        observer,
+      );
+      expect(observer.final).toHaveBeenCalledWith(f);
+      expect(observer.complete).toHaveBeenCalledOnce();
+      expect(stops).toHaveLength(2);
+      expect(stops.every((stop) => stop.closed)).toBe(true);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { Observable, Subscription } from 'rxjs';
+import { Observable, type Observer, Subscription, type Unsubscribable } from 'rxjs';
 import type { FinalStep, RunnableStep, Step } from './step.js';
 
 /** Where `runReactLoop` reports: each final step, then the end of the loop. */
@@ -9,64 +9,156 @@ export interface LoopObserver {
 }
 
 /**
+ * Where a step the loop starts itself sends the steps it emits and its end. `closed` is
+ * true once the step ended or the loop stopped: nothing sent after that is passed on.
+ */
+export type StepSink = Observer<Step> & { readonly closed: boolean };
+
+/**
+ * A step the loop starts itself, without an Observable of its own (a reasoning or acting
+ * step run as phases): what subscribing to that Observable would do, with `sink` as its
+ * subscriber. Returns what stops the step.
+ */
+export type StepStart = (sink: StepSink) => Unsubscribable;
+
+/**
  * The reason → act loop: runs `next(step)` for the first step and for every step it emits
  * (a final step is reported, not run), and completes once no step is running — what
  * `expand` does, in one subscriber rather than expand, filter, map, tap and finalize layers
- * that a parked call would hold. A step's error (or a throw in `next` or `final`) ends the
- * loop with that error, once; nothing is reported after that. Returns the subscription of
- * the running steps: unsubscribing it stops them.
+ * that a parked call would hold. `next` gives an Observable of the step, or a `StepStart`
+ * the loop calls itself (no Observable per step). A step's error (or a throw in `next` or
+ * `final`) ends the loop with that error, once; nothing is reported after that. Returns the
+ * subscription of the running steps: unsubscribing it stops them.
  */
 export function runReactLoop(
   first: Step,
-  next: (step: RunnableStep) => Observable<Step>,
+  next: (step: RunnableStep) => Observable<Step> | StepStart,
   observer: LoopObserver,
 ): Subscription {
-  const running = new Subscription();
-  let active = 0;
-  let ended = false;
-  const fail = (error: unknown): void => {
-    if (ended) return;
-    ended = true;
-    observer.error(error);
-  };
-  const stepDone = (): void => {
-    active--;
-    if (active > 0 || ended) return;
-    ended = true;
-    observer.complete();
-  };
-  const run = (step: Step): void => {
+  const loop = new ReactLoopRun(next, observer);
+  try {
+    loop.run(first);
+  } catch (error) {
+    loop.fail(error);
+  }
+  loop.completeIfIdle();
+  return loop.running;
+}
+
+/** The state of one `runReactLoop`: its running steps, and whether it ended. */
+class ReactLoopRun {
+  readonly running = new Subscription();
+  #active = 0;
+  #ended = false;
+
+  constructor(
+    readonly next: (step: RunnableStep) => Observable<Step> | StepStart,
+    readonly observer: LoopObserver,
+  ) {}
+
+  /** Whether the loop ended (error or completion) or was unsubscribed. */
+  get stopped(): boolean {
+    return this.#ended || this.running.closed;
+  }
+
+  run(step: Step): void {
     // A step still running after the end (until its owner unsubscribes) starts and reports nothing.
-    if (ended) return;
+    if (this.#ended) return;
     if (step.kind === 'final') {
-      observer.final(step);
+      this.observer.final(step);
       return;
     }
-    active++;
-    running.add(
-      next(step).subscribe({
-        next: (following) => {
-          try {
-            run(following);
-          } catch (error) {
-            fail(error);
-          }
-        },
-        error: fail,
-        complete: stepDone,
-      }),
-    );
-  };
-  try {
-    run(first);
-  } catch (error) {
-    fail(error);
+    this.#active++;
+    const source = this.next(step);
+    const sink = new StepObserver(this);
+    if (typeof source !== 'function') {
+      this.running.add(source.subscribe(sink));
+      return;
+    }
+    const stop = source(sink);
+    // A step that ended while starting (every phase synchronous) is stopped now, not kept.
+    if (sink.ended) stop.unsubscribe();
+    else {
+      sink.stop = stop instanceof Subscription ? stop : new Subscription(() => stop.unsubscribe());
+      this.running.add(sink.stop);
+    }
   }
-  if (active === 0 && !ended) {
-    ended = true;
-    observer.complete();
+
+  fail(error: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.observer.error(error);
   }
-  return running;
+
+  stepDone(): void {
+    this.#active--;
+    this.completeIfIdle();
+  }
+
+  completeIfIdle(): void {
+    if (this.#active > 0 || this.#ended) return;
+    this.#ended = true;
+    this.observer.complete();
+  }
+}
+
+/**
+ * The subscriber of one step: its steps go to the loop, its end is counted once, and
+ * nothing passes once the step ended or the loop stopped; after its end it stops the step.
+ */
+class StepObserver implements StepSink {
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  /** Whether the step errored or completed. */
+  ended = false;
+  /** What stops the step, once it is running (a step the loop started itself). */
+  stop: Subscription | undefined;
+
+  constructor(private readonly loop: ReactLoopRun) {}
+
+  get closed(): boolean {
+    return this.ended || this.loop.stopped;
+  }
+
+  next(following: Step): void {
+    if (this.closed) return;
+    try {
+      this.loop.run(following);
+    } catch (error) {
+      this.loop.fail(error);
+    }
+  }
+
+  error(error: unknown): void {
+    if (this.end()) this.loop.fail(error);
+    this.stopStep();
+  }
+
+  complete(): void {
+    if (this.end()) this.loop.stepDone();
+    this.stopStep();
+  }
+
+  /** Marks the end; false when it already ended or the loop was unsubscribed. */
+  private end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    return !this.loop.running.closed;
+  }
+
+  private stopStep(): void {
+    const stop = this.stop;
+    if (stop === undefined) return;
+    this.stop = undefined;
+    this.loop.running.remove(stop);
+    stop.unsubscribe();
+  }
+}
+
+/** A step as an Observable (a `StepStart` subscribed through one), e.g. for a wrapper that pipes it. */
+export function stepObservable(source: Observable<Step> | StepStart): Observable<Step> {
+  return typeof source === 'function'
+    ? new Observable<Step>((subscriber) => source(subscriber))
+    : source;
 }
 
 /**
@@ -75,7 +167,7 @@ export function runReactLoop(
  */
 export function reactLoop(
   first: Step,
-  next: (step: RunnableStep) => Observable<Step>,
+  next: (step: RunnableStep) => Observable<Step> | StepStart,
 ): Observable<FinalStep> {
   return new Observable<FinalStep>((subscriber) =>
     runReactLoop(first, next, {

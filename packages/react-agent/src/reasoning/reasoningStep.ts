@@ -8,7 +8,7 @@ import {
   type PostReasoningEvent,
   type PreReasoningEvent,
 } from '@rxagent/core';
-import { isObservable, Observable } from 'rxjs';
+import { isObservable, Observable, type Subscriber, type Subscription } from 'rxjs';
 import type { ContextSettings } from '../loop/contextOptions.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -63,43 +63,59 @@ export function reasoningStep<R>(
   setup: ReasoningSetup,
   then?: (outcome: ReasoningOutcome) => R | Observable<R>,
 ): Observable<R | ReasoningOutcome> {
-  return new Observable<R | ReasoningOutcome>((subscriber) => {
-    const phases = new Phases(subscriber);
-    const { context } = state;
-    // The model request is a phase of this Observable, not one more Observable inside it.
-    const sink: ReplySink = {
-      next: (streamed) => phases.run(review, streamed),
-      error: (error: unknown) => phases.fail(error),
-      complete: () => undefined,
-    };
-    const request = (event: PreReasoningEvent): void => {
-      const wire = toRequest(event, state.agentName, setup, context.signal);
-      phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
-    };
-    const review = ({ reply, info }: StreamedReply): void => {
-      const stop = new StopSwitch();
-      const event = stop.attach<PostReasoningEvent>(
-        { type: 'postReasoning', agent: context.agent, reply, ...info },
-        context.listens('postReasoning'),
-      );
-      phases.afterHooks(context, event, (final) => {
-        const outcome = { reply: final.reply, stopRequested: stop.stopped };
-        const next = then === undefined ? outcome : then(outcome);
-        if (isObservable(next)) phases.forward(next);
-        else phases.finish(next);
-      });
-    };
-    const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
-    const settings = setup.context;
-    const sizing = settings && {
-      context: settings,
-      formatter: setup.formatter,
-      modelName: setup.model.modelName,
-    };
-    if (sizing === undefined || contextFits(state, sizing)) start();
-    else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
-    return phases.subscription;
-  });
+  const next = then ?? ((outcome: ReasoningOutcome): R | ReasoningOutcome => outcome);
+  return new Observable<R | ReasoningOutcome>((subscriber) =>
+    startReasoningStep<R | ReasoningOutcome>(state, setup, subscriber, next),
+  );
+}
+
+/**
+ * What subscribing to `reasoningStep(state, setup, then)` does, for a loop that starts its
+ * steps without an Observable around each: what `then` makes of the outcome goes to
+ * `subscriber`, which must pass on nothing after its end, as a subscriber would. Returns
+ * what stops the step.
+ */
+export function startReasoningStep<R>(
+  state: ReActCallState,
+  setup: ReasoningSetup,
+  subscriber: Pick<Subscriber<R>, 'next' | 'error' | 'complete'>,
+  then: (outcome: ReasoningOutcome) => R | Observable<R>,
+): Subscription {
+  const phases = new Phases(subscriber);
+  const { context } = state;
+  // The model request is a phase of this Observable, not one more Observable inside it.
+  const sink: ReplySink = {
+    next: (streamed) => phases.run(review, streamed),
+    error: (error: unknown) => phases.fail(error),
+    complete: () => undefined,
+  };
+  const request = (event: PreReasoningEvent): void => {
+    const wire = toRequest(event, state.agentName, setup, context.signal);
+    phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
+  };
+  const review = ({ reply, info }: StreamedReply): void => {
+    const stop = new StopSwitch();
+    const event = stop.attach<PostReasoningEvent>(
+      { type: 'postReasoning', agent: context.agent, reply, ...info },
+      context.listens('postReasoning'),
+    );
+    phases.afterHooks(context, event, (final) => {
+      const outcome = { reply: final.reply, stopRequested: stop.stopped };
+      const next = then(outcome);
+      if (isObservable(next)) phases.forward(next);
+      else phases.finish(next);
+    });
+  };
+  const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
+  const settings = setup.context;
+  const sizing = settings && {
+    context: settings,
+    formatter: setup.formatter,
+    modelName: setup.model.modelName,
+  };
+  if (sizing === undefined || contextFits(state, sizing)) start();
+  else phases.after(contextStep(state, sizing, { firstRequest: state.iterations <= 1 }), start);
+  return phases.subscription;
 }
 
 /** The preReasoning event of the next request; takes (and clears) a forced tool choice. */

@@ -222,7 +222,8 @@ export class Transcript {
    */
   seal(): void {
     if (this.#open.length === 0) return;
-    const early = (this.#early ??= new Map());
+    this.#early ??= new Map();
+    const early = this.#early;
     for (const call of this.#open) {
       if (!early.has(call.id))
         early.set(call.id, this.#resultMsg(interruptedResult(call), 'interrupted'));

@@ -1,9 +1,8 @@
-import type { Observable, Subscriber } from 'rxjs';
+import type { Observable, Observer, Subscriber } from 'rxjs';
 import type { DurableRun } from '../durable/durableRun.js';
 import { NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
-import { lastReply } from '../internal/lastReply.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
@@ -127,11 +126,18 @@ export class ActiveCall {
         if (this.#cancelled) this.#phases.end();
         else next(value);
       };
-    this.#phases.after(
-      lastReply(source, () => new NoReplyError(name)),
-      unlessCancelled(then),
-      unlessCancelled(onError),
-    );
+    const fail = unlessCancelled(onError);
+    let replies: Observable<Msg>;
+    try {
+      replies = source();
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    // Subscribed here, not through an Observable around it: a parked call holds one
+    // subscriber less (and its observer, closures and teardown list).
+    const observer = new LastReplyObserver(this.#phases, name, unlessCancelled(then), fail);
+    this.#phases.subscription.add(replies.subscribe(observer));
   }
 
   /**
@@ -227,5 +233,35 @@ export class ActiveCall {
     this.#released = true;
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
     this.#release();
+  }
+}
+
+/**
+ * The observer of the call's `doCall`: keeps its last Msg and, once it completes, gives it
+ * to `then` (no Msg at all is a `NoReplyError` for `onError`), as `Phases.after` runs a phase.
+ */
+class LastReplyObserver implements Observer<Msg> {
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private reply: Msg | undefined;
+
+  constructor(
+    private readonly phases: Phases<Msg>,
+    private readonly agentName: string,
+    private readonly then: (reply: Msg) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  next(msg: Msg): void {
+    this.reply = msg;
+  }
+
+  error(error: unknown): void {
+    this.onError(error);
+  }
+
+  complete(): void {
+    const { reply } = this;
+    if (reply === undefined) this.onError(new NoReplyError(this.agentName));
+    else this.phases.run(this.then, reply, this.onError);
   }
 }

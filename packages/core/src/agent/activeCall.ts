@@ -119,24 +119,17 @@ export class ActiveCall {
     then: (reply: Msg) => void,
     onError: (error: unknown) => void,
   ): void {
-    const name = this.context.agent.name;
-    const unlessCancelled =
-      <T>(next: (value: T) => void) =>
-      (value: T): void => {
-        if (this.#cancelled) this.#phases.end();
-        else next(value);
-      };
-    const fail = unlessCancelled(onError);
+    const observer = new LastReplyObserver(this, this.#phases, then, onError);
     let replies: Observable<Msg>;
     try {
       replies = source();
     } catch (error) {
-      fail(error);
+      observer.error(error);
       return;
     }
-    // Subscribed here, not through an Observable around it: a parked call holds one
-    // subscriber less (and its observer, closures and teardown list).
-    const observer = new LastReplyObserver(this.#phases, name, unlessCancelled(then), fail);
+    // Subscribed here, not through an Observable around it, and one observer object for
+    // the reply, the error and the cancel check: a parked call holds one subscriber less
+    // (and its observer, closures and teardown list).
     this.#phases.subscription.add(replies.subscribe(observer));
   }
 
@@ -237,16 +230,18 @@ export class ActiveCall {
 }
 
 /**
- * The observer of the call's `doCall`: keeps its last Msg and, once it completes, gives it
- * to `then` (no Msg at all is a `NoReplyError` for `onError`), as `Phases.after` runs a phase.
+ * The observer of the call's `doCall` (`ActiveCall.reply`): keeps its last Msg and, once it
+ * completes, gives it to `then` (no Msg at all is a `NoReplyError`), as `Phases.after` runs a
+ * phase; its error, or a throw in `then`, goes to `onError`. Once the caller has unsubscribed,
+ * neither runs and the call just ends.
  */
 class LastReplyObserver implements Observer<Msg> {
   // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
   private reply: Msg | undefined;
 
   constructor(
+    private readonly call: ActiveCall,
     private readonly phases: Phases<Msg>,
-    private readonly agentName: string,
     private readonly then: (reply: Msg) => void,
     private readonly onError: (error: unknown) => void,
   ) {}
@@ -256,12 +251,14 @@ class LastReplyObserver implements Observer<Msg> {
   }
 
   error(error: unknown): void {
-    this.onError(error);
+    if (this.call.cancelled) this.phases.end();
+    else this.onError(error);
   }
 
   complete(): void {
     const { reply } = this;
-    if (reply === undefined) this.onError(new NoReplyError(this.agentName));
-    else this.phases.run(this.then, reply, this.onError);
+    if (reply === undefined) this.error(new NoReplyError(this.call.context.agent.name));
+    else if (this.call.cancelled) this.phases.end();
+    else this.phases.run(this.then, reply, (error) => this.error(error));
   }
 }

@@ -97,7 +97,8 @@ export class ChatAttempt implements BodySink {
     this.#outer = outer;
     outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
     if (settings.requestTimeoutMs !== undefined) {
-      this.#deadline = setTimeout(this.#onDeadline, settings.requestTimeoutMs);
+      // A closure only when there is a deadline (most models set none).
+      this.#deadline = setTimeout(() => this.#onDeadline(), settings.requestTimeoutMs);
     }
   }
 
@@ -209,11 +210,13 @@ export class ChatAttempt implements BodySink {
       const { model, baseURL } = this.#settings;
       throw await notAnEventStream(response, type, `Model "${model}" at ${baseURL}`);
     }
-    this.#decoder = new EventStreamDecoder(this.#onEvent);
+    // The event callback is made with the decoder: a request still waiting for its headers
+    // (a parked call) holds neither.
+    this.#decoder = new EventStreamDecoder((data, event) => this.#onEvent(data, event));
     this.#stopReading = readBody(response, this);
   }
 
-  readonly #onEvent = (data: string, event: string | undefined): void => {
+  #onEvent(data: string, event: string | undefined): void {
     // Whole events, not bytes, count as activity: a byte trickle is not a working server.
     this.#lastActivity = performance.now();
     // After [DONE] the rest of the body is read (the connection is reused) but ignored.
@@ -239,7 +242,7 @@ export class ChatAttempt implements BodySink {
     if (!chunk) return;
     if (chunk.finishReason) this.#finished = true;
     this.#subscriber.next(chunk);
-  };
+  }
 
   #complete(): void {
     if (this.#settled) return;
@@ -282,10 +285,10 @@ export class ChatAttempt implements BodySink {
     this.#fail(undefined);
   };
 
-  readonly #onDeadline = (): void => {
+  #onDeadline(): void {
     this.#timedOut = 'request';
     this.#abortInFlight();
-  };
+  }
 
   /** Aborts the request in flight, once. */
   #abort(reason?: unknown): void {

@@ -192,7 +192,7 @@ function streamsModel(streams: Observable<ChatChunk>[]): ChatModel & { requests:
 describe('ReActAgent empty final answers', () => {
   it('takes a stream that completes without a single chunk as an empty answer', async () => {
     const model = streamsModel([EMPTY, of({ text: 'Now an answer.' }, { finishReason: 'stop' })]);
-    const agent = new ReActAgent({ name: 'assistant', model });
+    const agent = new ReActAgent({ name: 'assistant', sysPrompt: 'Answer.', model });
 
     const reply = await run(agent, userMsg('Question?'));
 
@@ -202,7 +202,11 @@ describe('ReActAgent empty final answers', () => {
   });
 
   it('stores no partial reply for a request cancelled before its first chunk', async () => {
-    const agent = new ReActAgent({ name: 'assistant', model: streamsModel([NEVER]) });
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'Answer.',
+      model: streamsModel([NEVER]),
+    });
     const subscription = agent.call(userMsg('Question?')).subscribe({ error: () => undefined });
     await new Promise((resolve) => setTimeout(resolve, 10));
     subscription.unsubscribe();

@@ -86,12 +86,17 @@ export class InMemoryMemory implements Memory {
 
   /** Replaces the whole conversation with `msgs` (used by compaction). */
   replace(msgs: readonly Msg[]): void {
-    this.clear();
+    this.#reset();
     this.add(msgs);
   }
 
   /** Removes every message. */
   clear(): void {
+    this.#reset();
+  }
+
+  // Not clear(): a subclass's clear() is not called by replace() or the constructor.
+  #reset(): void {
     this.#msgs = [];
     this.#frozen = false;
     this.#ids = undefined;

@@ -1,4 +1,6 @@
 import {
+  type ChatChunk,
+  type ChatModel,
   InvalidArgumentError,
   replyMetadata,
   Toolkit,
@@ -9,7 +11,7 @@ import {
 } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { JudgeGuard, pendingToolCalls, ReActAgent } from '@rxagent/react-agent';
-import { lastValueFrom } from 'rxjs';
+import { EMPTY, lastValueFrom, NEVER, type Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
@@ -176,7 +178,43 @@ describe('ReActAgent metadata.stats', () => {
   });
 });
 
+/** A model whose stream is, per request in turn, one of `streams` (then the last again). */
+function streamsModel(streams: Observable<ChatChunk>[]): ChatModel & { requests: number } {
+  return {
+    modelName: 'streams',
+    requests: 0,
+    stream() {
+      return streams[Math.min(this.requests++, streams.length - 1)]!;
+    },
+  };
+}
+
 describe('ReActAgent empty final answers', () => {
+  it('takes a stream that completes without a single chunk as an empty answer', async () => {
+    const model = streamsModel([EMPTY, of({ text: 'Now an answer.' }, { finishReason: 'stop' })]);
+    const agent = new ReActAgent({ name: 'assistant', sysPrompt: 'Answer.', model });
+
+    const reply = await run(agent, userMsg('Question?'));
+
+    expect(textOf(reply)).toBe('Now an answer.');
+    expect(model.requests).toBe(2);
+    expect(agent.memory.messages()[1]?.metadata['feedback']).toBe('empty_answer');
+  });
+
+  it('stores no partial reply for a request cancelled before its first chunk', async () => {
+    const agent = new ReActAgent({
+      name: 'assistant',
+      sysPrompt: 'Answer.',
+      model: streamsModel([NEVER]),
+    });
+    const subscription = agent.call(userMsg('Question?')).subscribe({ error: () => undefined });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    subscription.unsubscribe();
+
+    expect(transcript(agent.memory.messages())).toEqual(['user:Question?']);
+    expect(agent.isRunning).toBe(false);
+  });
+
   it('sends one reminder and returns the next answer', async () => {
     const { server, agent } = await harness(['', 'Here is the answer.']);
 

@@ -29,37 +29,6 @@ export interface ActiveCallSetup {
 }
 
 /**
- * The observer of doCall's Msgs: the last one goes to `then` once they complete (none is a
- * `NoReplyError`), an error to `onError`, and a throw in `then` to `onError` too, as with
- * `lastReply`.
- */
-class LastReplyObserver implements Observer<Msg> {
-  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
-  private last: Msg | undefined;
-
-  constructor(
-    private readonly phases: Phases<Msg>,
-    private readonly then: (reply: Msg) => void,
-    private readonly onError: (error: unknown) => void,
-    private readonly agentName: string,
-  ) {}
-
-  next(msg: Msg): void {
-    this.last = msg;
-  }
-
-  error(error: unknown): void {
-    this.onError(error);
-  }
-
-  complete(): void {
-    const reply = this.last;
-    if (reply === undefined) this.onError(new NoReplyError(this.agentName));
-    else this.phases.run(this.then, reply, this.onError);
-  }
-}
-
-/**
  * One in-flight call of an agent: its abort controller (linked to the caller's
  * `options.signal`), whether the caller left, its context (system prompt, usage total,
  * hooks and `stream()` sink), and the `Phases` that run its steps and end it. AgentBase
@@ -153,24 +122,18 @@ export class ActiveCall {
     then: (reply: Msg) => void,
     onError: (error: unknown) => void,
   ): void {
-    const name = this.context.agent.name;
-    const unlessCancelled =
-      <T>(next: (value: T) => void) =>
-      (value: T): void => {
-        if (this.#cancelled) this.#phases.end();
-        else next(value);
-      };
-    const fail = unlessCancelled(onError);
-    let produced: Observable<Msg>;
+    const observer = new LastReplyObserver(this, this.#phases, then, onError);
+    let replies: Observable<Msg>;
     try {
-      produced = source();
+      replies = source();
     } catch (error) {
-      fail(error);
+      observer.error(error);
       return;
     }
-    // The last Msg as a phase of the call's own Observable: no `lastReply` layer around doCall.
-    const last = new LastReplyObserver(this.#phases, unlessCancelled(then), fail, name);
-    this.#phases.subscription.add(produced.subscribe(last));
+    // Subscribed here, not through an Observable around it, and one observer object for
+    // the reply, the error and the cancel check: a parked call holds one subscriber less
+    // (and its observer, closures and teardown list).
+    this.#phases.subscription.add(replies.subscribe(observer));
   }
 
   /**
@@ -269,5 +232,39 @@ export class ActiveCall {
     this.#released = true;
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
     this.#release();
+  }
+}
+
+/**
+ * The observer of the call's `doCall` (`ActiveCall.reply`): keeps its last Msg and, once it
+ * completes, gives it to `then` (no Msg at all is a `NoReplyError`), as `Phases.after` runs a
+ * phase; its error, or a throw in `then`, goes to `onError`. Once the caller has unsubscribed,
+ * neither runs and the call just ends.
+ */
+class LastReplyObserver implements Observer<Msg> {
+  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+  private reply: Msg | undefined;
+
+  constructor(
+    private readonly call: ActiveCall,
+    private readonly phases: Phases<Msg>,
+    private readonly then: (reply: Msg) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  next(msg: Msg): void {
+    this.reply = msg;
+  }
+
+  error(error: unknown): void {
+    if (this.call.cancelled) this.phases.end();
+    else this.onError(error);
+  }
+
+  complete(): void {
+    const { reply } = this;
+    if (reply === undefined) this.error(new NoReplyError(this.call.context.agent.name));
+    else if (this.call.cancelled) this.phases.end();
+    else this.phases.run(this.then, reply, (error) => this.error(error));
   }
 }

@@ -333,6 +333,39 @@ describe('AgentBase.call', () => {
     expect(agent.isRunning).toBe(false);
   });
 
+  it('fails the call with what doCall throws, runs the error hooks and frees the agent', async () => {
+    const thrown = new Error('doCall could not start');
+    const agent = new TestAgent(() => {
+      throw thrown;
+    });
+    const seen: unknown[] = [];
+    agent.addHook({
+      onEvent(event) {
+        if (event.type === 'error') seen.push(event.error);
+      },
+    });
+    const error = await lastValueFrom(agent.call(userMsg('x'))).catch((e: unknown) => e);
+    expect(error).toBe(thrown);
+    expect(seen).toEqual([thrown]);
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it('fails the call when the last reply is the one a throwing postCall hook got', async () => {
+    const agent = new TestAgent(() => of(assistantMsg('draft'), assistantMsg('final')));
+    const replies: string[] = [];
+    agent.addHook({
+      onEvent(event) {
+        if (event.type !== 'postCall') return;
+        replies.push(textOf(event.reply));
+        throw new Error('postCall failed');
+      },
+    });
+    const error = await lastValueFrom(agent.call(userMsg('x'))).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('postCall failed');
+    expect(replies).toEqual(['final']);
+    expect(agent.isRunning).toBe(false);
+  });
+
   it('uses the last Msg when doCall emits several', () => {
     const agent = new TestAgent(() =>
       of(assistantMsg('draft'), assistantMsg('better'), assistantMsg('final')),

@@ -199,6 +199,42 @@ describe('InMemoryMemory duplicate ids', () => {
     expect(memory.size).toBe(2);
   });
 
+  it('skips repeated ids in a long conversation as in a short one (scanned, then a Set)', () => {
+    const memory = new InMemoryMemory();
+    const msgs = Array.from({ length: 80 }, (_, i) => userMsg(`m${i}`));
+    for (const [i, msg] of msgs.entries()) {
+      memory.add(msg);
+      // Each earlier message again, once memory is short, past 32 messages and long.
+      if (i === 5 || i === 40 || i === 79) memory.add(msgs.slice(0, i + 1));
+    }
+    expect(memory.messages()).toEqual(msgs);
+
+    expect(memory.delete([msgs[50]!.id, msgs[3]!.id])).toBe(2);
+    memory.add([msgs[50]!, msgs[60]!]);
+    expect(memory.size).toBe(79);
+    expect(memory.messages().at(-1)).toBe(msgs[50]);
+
+    memory.replace(msgs.slice(0, 40).concat(msgs.slice(0, 40)));
+    expect(memory.messages()).toEqual(msgs.slice(0, 40));
+    memory.clear();
+    memory.add([msgs[0]!, msgs[0]!]);
+    expect(memory.messages()).toEqual([msgs[0]]);
+  });
+
+  it('never changes a view it gave out: a change works on a copy', () => {
+    const memory = new InMemoryMemory([userMsg('a')]);
+    const first = memory.messages();
+    memory.add([userMsg('b'), userMsg('c')]);
+    const second = memory.messages();
+    memory.delete([second[0]!.id]);
+    memory.add(userMsg('d'));
+    expect(first.map((msg) => msg.content)).toEqual([[{ type: 'text', text: 'a' }]]);
+    expect(second).toHaveLength(3);
+    expect(Object.isFrozen(second)).toBe(true);
+    expect(memory.messages()).toHaveLength(3);
+    expect(memory.messages()).not.toBe(second);
+  });
+
   it('gives checkpoints its stored messages themselves, and stateDict() copies', () => {
     const first = userMsg('hi');
     const memory = new InMemoryMemory([first]);

@@ -6,15 +6,28 @@ import type { Memory } from './memory.js';
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 /**
+ * Up to this many messages, a repeated id is found by scanning them (as fast as a Set
+ * lookup at that size), and no Set of ids is kept: a parked conversation holds one less
+ * object per memory.
+ */
+const SCAN_IDS_UP_TO = 32;
+
+/**
  * A `Memory` that keeps the conversation in an array. `messages()` returns a frozen array
  * that is cached until the next change, so reading memory every turn costs nothing and no
  * caller can reorder the stored conversation through it. Its state is
  * `{ version: 1, messages }`, deep-copied in and out.
  */
 export class InMemoryMemory implements Memory {
+  /**
+   * The messages, oldest first. `messages()` freezes this array in place and hands it out
+   * (one array, not a copy beside it); the next change copies it first.
+   */
   #msgs: Msg[] = [];
-  #ids = new Set<string>();
-  #view: readonly Msg[] | undefined;
+  /** Whether `#msgs` is frozen: handed out by `messages()`, so a change works on a copy. */
+  #frozen = false;
+  /** The ids of the stored messages, kept once there are more than `SCAN_IDS_UP_TO`. */
+  #ids: Set<string> | undefined;
 
   /** Creates a memory holding `msgs` (in order). */
   constructor(msgs: readonly Msg[] = []) {
@@ -29,44 +42,64 @@ export class InMemoryMemory implements Memory {
     if (!Array.isArray(msgs)) this.#addOne(msgs as Msg);
     // A loop, not push(...msgs): spreading a very long array overflows the call stack.
     else for (const msg of msgs as readonly Msg[]) this.#addOne(msg);
-    this.#view = undefined;
   }
 
   #addOne(msg: Msg): void {
-    if (this.#ids.has(msg.id)) return;
-    this.#ids.add(msg.id);
-    this.#msgs.push(msg);
+    if (this.#has(msg.id)) return;
+    if (this.#frozen) {
+      // A copy of exactly the new length: the array messages() freezes next has no spare room.
+      this.#msgs = this.#msgs.concat(msg);
+      this.#frozen = false;
+    } else this.#msgs.push(msg);
+    if (this.#ids !== undefined) this.#ids.add(msg.id);
+    else if (this.#msgs.length > SCAN_IDS_UP_TO)
+      this.#ids = new Set(this.#msgs.map((stored) => stored.id));
+  }
+
+  #has(id: string): boolean {
+    if (this.#ids !== undefined) return this.#ids.has(id);
+    for (const stored of this.#msgs) if (stored.id === id) return true;
+    return false;
   }
 
   /** The stored messages, oldest first: a frozen array, the same one until memory changes. */
   messages(): readonly Msg[] {
-    this.#view ??= Object.freeze([...this.#msgs]);
-    return this.#view;
+    if (!this.#frozen) {
+      Object.freeze(this.#msgs);
+      this.#frozen = true;
+    }
+    return this.#msgs;
   }
 
   /** Removes the messages with these ids; returns how many were removed. */
   delete(ids: Iterable<string>): number {
     const drop = new Set(ids);
     const before = this.#msgs.length;
-    this.#msgs = this.#msgs.filter((msg) => !drop.has(msg.id));
-    for (const id of drop) this.#ids.delete(id);
-    const removed = before - this.#msgs.length;
-    if (removed > 0) this.#view = undefined;
+    const kept = this.#msgs.filter((msg) => !drop.has(msg.id));
+    const removed = before - kept.length;
+    if (removed === 0) return 0;
+    this.#msgs = kept;
+    this.#frozen = false;
+    if (this.#ids !== undefined) for (const id of drop) this.#ids.delete(id);
     return removed;
   }
 
   /** Replaces the whole conversation with `msgs` (used by compaction). */
   replace(msgs: readonly Msg[]): void {
-    this.#msgs = [];
-    this.#ids = new Set();
+    this.#reset();
     this.add(msgs);
   }
 
   /** Removes every message. */
   clear(): void {
+    this.#reset();
+  }
+
+  // Not clear(): a subclass's clear() is not called by replace() or the constructor.
+  #reset(): void {
     this.#msgs = [];
-    this.#ids = new Set();
-    this.#view = undefined;
+    this.#frozen = false;
+    this.#ids = undefined;
   }
 
   /** How many messages are stored. */

@@ -14,14 +14,15 @@ import type { Memory } from './memory.js';
  * `loadStateDict`); when the wrapped memory was changed behind its back (its `size` is not
  * what the wrapper last saw), the Set is rebuilt from `messages()` before the next add. An
  * `InMemoryMemory` (not a subclass) already stores each id once, so around one the wrapper
- * keeps no Set.
+ * never makes a Set.
  */
 export class StoreOnceMemory implements Memory {
   /** The wrapped memory, which holds the messages and the state. */
   readonly inner: Memory;
   /** Whether the wrapped memory skips repeated ids itself (then no Set is kept here). */
   readonly #innerStoresOnce: boolean;
-  #ids = new Set<string>();
+  /** Made by the first add (`#seenSize` starts unseen), never around an `InMemoryMemory`. */
+  #ids: Set<string> | undefined;
   #seenSize = -1;
 
   constructor(inner: Memory) {
@@ -36,20 +37,20 @@ export class StoreOnceMemory implements Memory {
       this.inner.add(msgs);
       return;
     }
-    this.#sync();
+    const ids = this.#sync();
     if (!Array.isArray(msgs)) {
       // One Msg (most adds): no list to build around it.
       const msg = msgs as Msg;
-      if (this.#ids.has(msg.id)) return;
-      this.#ids.add(msg.id);
+      if (ids.has(msg.id)) return;
+      ids.add(msg.id);
       this.inner.add(msg);
       this.#seenSize = this.inner.size;
       return;
     }
     const fresh: Msg[] = [];
     for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
-      if (this.#ids.has(msg.id)) continue;
-      this.#ids.add(msg.id);
+      if (ids.has(msg.id)) continue;
+      ids.add(msg.id);
       fresh.push(msg);
     }
     if (fresh.length > 0) this.inner.add(fresh);
@@ -112,9 +113,11 @@ export class StoreOnceMemory implements Memory {
     this.#seenSize = -1;
   }
 
-  #sync(): void {
-    if (this.inner.size === this.#seenSize) return;
+  /** The ids of the wrapped memory's messages, rebuilt when it changed behind the wrapper. */
+  #sync(): Set<string> {
+    if (this.#ids !== undefined && this.inner.size === this.#seenSize) return this.#ids;
     this.#ids = new Set(this.inner.messages().map((msg) => msg.id));
     this.#seenSize = this.inner.size;
+    return this.#ids;
   }
 }

@@ -13,10 +13,12 @@ export interface RememberedApproval {
  * once; a `deny` approval rule still refuses them.
  */
 export class RememberedApprovals implements StateModule {
-  readonly #tools = new Map<string, RememberedApproval>();
+  /** Made by the first approval remembered: most conversations remember none. */
+  #tools: Map<string, RememberedApproval> | undefined;
 
   /** Approves `names` from now on, as decided by `by` at `at` (a name approved again keeps its first record). */
   remember(names: readonly string[], by: string | undefined, at: string): void {
+    this.#tools ??= new Map();
     for (const name of names) {
       if (!this.#tools.has(name)) this.#tools.set(name, by === undefined ? { at } : { by, at });
     }
@@ -24,17 +26,17 @@ export class RememberedApprovals implements StateModule {
 
   /** The approval of the tool `name`, when it was remembered. */
   get(name: string): RememberedApproval | undefined {
-    return this.#tools.get(name);
+    return this.#tools?.get(name);
   }
 
   /** The remembered tool names, in the order they were approved. */
   names(): string[] {
-    return [...this.#tools.keys()];
+    return this.#tools === undefined ? [] : [...this.#tools.keys()];
   }
 
   stateDict(): JsonObject {
     const remembered: JsonObject = {};
-    for (const [name, approval] of this.#tools) remembered[name] = { ...approval };
+    for (const [name, approval] of this.#tools ?? []) remembered[name] = { ...approval };
     return { version: 1, remembered };
   }
 
@@ -61,7 +63,6 @@ export class RememberedApprovals implements StateModule {
         throw new StateError('A remembered approval\'s "by" must be a string.', `${path}.by`);
       tools.set(name, by === undefined ? { at: approval['at'] } : { by, at: approval['at'] });
     }
-    this.#tools.clear();
-    for (const [name, approval] of tools) this.#tools.set(name, approval);
+    this.#tools = tools.size === 0 ? undefined : tools;
   }
 }

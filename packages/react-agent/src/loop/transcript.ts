@@ -26,16 +26,23 @@ export class Transcript {
   #invalidArguments: JsonObject;
   /** Open calls waiting on a sub-agent's approval stop (from memory), by id. */
   #suspended: Readonly<Record<string, SuspendedToolCall>>;
-  /** Ids of the calls this call suspended: they stay open, later results are stored past them. */
-  readonly #suspending = new Set<string>();
-  /** Results that finished before an earlier call of their batch, by call id. */
-  readonly #early = new Map<string, Msg>();
+  /**
+   * Ids of the calls this call suspended: they stay open, later results are stored past them.
+   * Made by the first `suspend` (most calls suspend nothing).
+   */
+  #suspending: Set<string> | undefined;
+  /**
+   * Results that finished before an earlier call of their batch, by call id. Made by the
+   * first `settle`; dropped when no result waits, so a call parked on its model request
+   * holds none.
+   */
+  #early: Map<string, Msg> | undefined;
   /** Ids of every tool call in memory, made on first use and kept up to date by `add`. */
   #toolCallIds: Set<string> | undefined;
   /** How many messages memory held when the transcript was made (before the call's input). */
   readonly startLength: number;
   /** Ids of the messages the call got as its input and stored (tool results aside). */
-  readonly #input: string[] = [];
+  #input: readonly string[] = NO_IDS;
 
   constructor(
     readonly memory: Memory,
@@ -94,6 +101,7 @@ export class Transcript {
    */
   suspend(call: ToolUseBlock): void {
     if (!this.#open.some((open) => open.id === call.id)) return;
+    this.#suspending ??= new Set();
     this.#suspending.add(call.id);
     this.#flush();
   }
@@ -137,7 +145,8 @@ export class Transcript {
   /** Stores the call's input messages (other than tool results): the task being worked on. */
   addInput(msgs: readonly Msg[]): void {
     this.add(msgs);
-    for (const msg of msgs) this.#input.push(msg.id);
+    // concat: an array of exactly their length (a pushed-to one keeps room for 16 more).
+    if (msgs.length > 0) this.#input = this.#input.concat(msgs.map((msg) => msg.id));
   }
 
   /**
@@ -192,6 +201,7 @@ export class Transcript {
   ): Msg {
     const msg = this.#resultMsg(result, kind, metadata);
     if (!this.#open.some((open) => open.id === call.id)) return msg;
+    this.#early ??= new Map();
     this.#early.set(call.id, msg);
     this.#flush();
     return msg;
@@ -211,9 +221,12 @@ export class Transcript {
    * `[interrupted]` error result. Idempotent; what every exit of a call ends with.
    */
   seal(): void {
+    if (this.#open.length === 0) return;
+    this.#early ??= new Map();
+    const early = this.#early;
     for (const call of this.#open) {
-      if (!this.#early.has(call.id))
-        this.#early.set(call.id, this.#resultMsg(interruptedResult(call), 'interrupted'));
+      if (!early.has(call.id))
+        early.set(call.id, this.#resultMsg(interruptedResult(call), 'interrupted'));
     }
     this.#flush();
   }
@@ -243,20 +256,22 @@ export class Transcript {
   #flush(): void {
     let stored = 0;
     let kept: ToolUseBlock[] | undefined;
+    const early = this.#early;
     while (stored < this.#open.length) {
       const call = this.#open[stored]!;
-      const msg = this.#early.get(call.id);
+      const msg = early?.get(call.id);
       if (msg === undefined) {
-        if (!this.#suspending.has(call.id)) break;
+        if (!this.#suspending?.has(call.id)) break;
         kept ??= [];
         kept.push(call);
         stored++;
         continue;
       }
       this.memory.add(msg);
-      this.#early.delete(call.id);
+      early!.delete(call.id);
       stored++;
     }
+    if (early?.size === 0) this.#early = undefined;
     if (stored === 0) return;
     const rest = stored === this.#open.length ? [] : this.#open.slice(stored);
     this.#open = kept === undefined ? rest : [...kept, ...rest];
@@ -269,11 +284,11 @@ export class Transcript {
     // A new tool-calling reply: earlier calls are closed for good (memory validity is the
     // caller's duty before it stores a new reply).
     this.#open = [...calls];
-    this.#early.clear();
-    this.#suspending.clear();
-    this.#suspended = {};
+    this.#early = undefined;
+    this.#suspending = undefined;
+    this.#suspended = NO_SUSPENDED;
     const invalid = msg.metadata['invalidToolArguments'];
-    this.#invalidArguments = (invalid as JsonObject | undefined) ?? {};
+    this.#invalidArguments = (invalid as JsonObject | undefined) ?? NO_INVALID_ARGUMENTS;
   }
 
   #close(ids: readonly string[]): void {
@@ -288,6 +303,11 @@ export class Transcript {
     this.#open = [...pending.calls];
     this.#invalidArguments = pending.invalidArguments;
     this.#suspended = pending.suspended;
-    this.#early.clear();
+    this.#early = undefined;
   }
 }
+
+// Shared and frozen: most replies have no invalid arguments and suspend nothing.
+const NO_IDS: readonly string[] = Object.freeze([]);
+const NO_SUSPENDED: Readonly<Record<string, SuspendedToolCall>> = Object.freeze({});
+const NO_INVALID_ARGUMENTS: JsonObject = Object.freeze({});

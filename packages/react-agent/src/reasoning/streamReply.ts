@@ -9,7 +9,15 @@ import {
   type Msg,
   newId,
 } from '@rxagent/core';
-import { concatMap, EMPTY, from, Observable, type Subscriber, type TeardownLogic } from 'rxjs';
+import {
+  concatMap,
+  EMPTY,
+  from,
+  Observable,
+  type Subscriber,
+  type Subscription,
+  type TeardownLogic,
+} from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
 import { responseToMsg } from './responseToMsg.js';
@@ -70,7 +78,9 @@ function receiveReply(
   modelName: string,
 ): TeardownLogic {
   const { context, transcript } = state;
-  const accumulator = new ChatResponseAccumulator();
+  // Made by the first chunk when nobody listens: a call parked on its request (no chunk
+  // yet) holds no accumulator and its four part lists.
+  let accumulator: ChatResponseAccumulator | undefined;
   // Flat (see newId): the step holds it for as long as the model streams.
   const draftId = newId();
   const signal = context.signal;
@@ -78,7 +88,7 @@ function receiveReply(
   const keepPartial = (): void => {
     if (settled) return;
     settled = true;
-    transcript.addPartial(draftId, accumulator.text());
+    if (accumulator !== undefined) transcript.addPartial(draftId, accumulator.text());
   };
   const fail = (error: unknown): void => {
     keepPartial();
@@ -93,7 +103,7 @@ function receiveReply(
     }
     let streamed: StreamedReply;
     try {
-      const response = accumulator.response();
+      const response = (accumulator ?? new ChatResponseAccumulator()).response();
       settled = true;
       state.meter.addRequest(response.usage, response.model ?? modelName);
       streamed = {
@@ -122,12 +132,21 @@ function receiveReply(
         timestamp: new Date().toISOString(),
       })
     : undefined;
-  const subscription = events
-    ? stream
-        .pipe(concatMap((chunk) => notifyChunk(context, events, accumulator, chunk)))
-        .subscribe({ error: fail, complete })
-    : // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
-      stream.subscribe({ next: (chunk) => accumulator.add(chunk), error: fail, complete });
+  let subscription: Subscription;
+  if (events) {
+    const eager = new ChatResponseAccumulator();
+    accumulator = eager;
+    subscription = stream
+      .pipe(concatMap((chunk) => notifyChunk(context, events, eager, chunk)))
+      .subscribe({ error: fail, complete });
+  } else {
+    // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
+    const next = (chunk: ChatChunk): void => {
+      accumulator ??= new ChatResponseAccumulator();
+      accumulator.add(chunk);
+    };
+    subscription = stream.subscribe({ next, error: fail, complete });
+  }
   return () => {
     subscription.unsubscribe();
     keepPartial();

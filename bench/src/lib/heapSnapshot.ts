@@ -26,3 +26,39 @@ export async function takeHeapSnapshot(session: Session): Promise<HeapSnapshot> 
   session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
   return JSON.parse(chunks.join('')) as HeapSnapshot;
 }
+
+/** Where each field sits in a snapshot's flat node and edge arrays, and their type names. */
+export interface SnapshotLayout {
+  /** Numbers per node, and per edge. */
+  readonly width: number;
+  readonly edgeWidth: number;
+  readonly type: number;
+  readonly name: number;
+  readonly selfSize: number;
+  readonly edgeCount: number;
+  readonly id: number;
+  readonly edgeType: number;
+  readonly edgeName: number;
+  readonly to: number;
+  readonly nodeTypes: readonly string[];
+  readonly edgeTypes: readonly string[];
+}
+
+/** The layout of `snap`'s node and edge arrays, read from its meta. */
+export function snapshotLayout(snap: HeapSnapshot): SnapshotLayout {
+  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
+  return {
+    width: node_fields.length,
+    edgeWidth: edge_fields.length,
+    type: node_fields.indexOf('type'),
+    name: node_fields.indexOf('name'),
+    selfSize: node_fields.indexOf('self_size'),
+    edgeCount: node_fields.indexOf('edge_count'),
+    id: node_fields.indexOf('id'),
+    edgeType: edge_fields.indexOf('type'),
+    edgeName: edge_fields.indexOf('name_or_index'),
+    to: edge_fields.indexOf('to_node'),
+    nodeTypes: node_types[0],
+    edgeTypes: edge_types[0],
+  };
+}

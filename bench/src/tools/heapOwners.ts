@@ -9,40 +9,28 @@
  * Usage: `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapOwners.ts rxagent-local 300`
  */
 import { Session } from 'node:inspector/promises';
-import { BenchModel } from '../contenders/benchModel.js';
-import type { Contender } from '../contenders/contender.js';
-import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
-import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
-import { rxagentHttp } from '../contenders/rxagentHttp.js';
-import { type HeapSnapshot, takeHeapSnapshot } from '../lib/heapSnapshot.js';
-import { delay } from '../lib/stats.js';
-import { PARK_PROMPT } from '../scenario/conversation.js';
-import { ServerProcess } from '../server/serverProcess.js';
+import { type HeapSnapshot, snapshotLayout, takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import { parkedContender } from '../lib/parkedContender.js';
 
 /** Node ids of a snapshot. */
 function idsOf(snap: HeapSnapshot): Set<number> {
-  const fields = snap.snapshot.meta.node_fields;
-  const width = fields.length;
-  const idAt = fields.indexOf('id');
+  const { width, id } = snapshotLayout(snap);
   const ids = new Set<number>();
-  for (let n = 0; n < snap.nodes.length; n += width) ids.add(snap.nodes[n + idAt]!);
+  for (let n = 0; n < snap.nodes.length; n += width) ids.add(snap.nodes[n + id]!);
   return ids;
 }
 
 function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
-  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
-  const width = node_fields.length;
-  const edgeWidth = edge_fields.length;
-  const [typeAt, nameAt, sizeAt, edgeCountAt, idAt] = [
-    'type',
-    'name',
-    'self_size',
-    'edge_count',
-    'id',
-  ].map((f) => node_fields.indexOf(f)) as [number, number, number, number, number];
-  const [edgeTypeAt, edgeNameAt, toAt] = ['type', 'name_or_index', 'to_node'].map((f) =>
-    edge_fields.indexOf(f),
-  ) as [number, number, number];
+  const layout = snapshotLayout(snap);
+  const { width, edgeWidth, nodeTypes, edgeTypes } = layout;
+  const typeAt = layout.type;
+  const nameAt = layout.name;
+  const sizeAt = layout.selfSize;
+  const edgeCountAt = layout.edgeCount;
+  const idAt = layout.id;
+  const edgeTypeAt = layout.edgeType;
+  const edgeNameAt = layout.edgeName;
+  const toAt = layout.to;
   const count = snap.nodes.length / width;
   const firstEdge = new Uint32Array(count + 1);
   for (let i = 0, e = 0; i < count; i++) {
@@ -51,7 +39,7 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
     firstEdge[i + 1] = e;
   }
   const nodeName = (i: number) => {
-    const type = node_types[0][snap.nodes[i * width + typeAt]!]!;
+    const type = nodeTypes[snap.nodes[i * width + typeAt]!]!;
     const raw = snap.strings[snap.nodes[i * width + nameAt]!]!;
     return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
   };
@@ -64,7 +52,7 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
     const next: number[] = [];
     for (const i of queue) {
       for (let e = firstEdge[i]!; e < firstEdge[i + 1]!; e += edgeWidth) {
-        const type = edge_types[0][snap.edges[e + edgeTypeAt]!]!;
+        const type = edgeTypes[snap.edges[e + edgeTypeAt]!]!;
         if (type === 'weak' || type === 'shortcut') continue;
         const to = snap.edges[e + toAt]! / width;
         if (parent[to] !== -1) continue;
@@ -105,28 +93,26 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
 
 /** With CONTEXTS=1: the new closure contexts by the variables they hold, and who holds them. */
 function printContexts(snap: HeapSnapshot, old: Set<number>, per: number): void {
-  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
-  const width = node_fields.length;
-  const ew = edge_fields.length;
-  const [typeAt, nameAt, sizeAt, ecAt, idAt] = [
-    'type',
-    'name',
-    'self_size',
-    'edge_count',
-    'id',
-  ].map((f) => node_fields.indexOf(f)) as [number, number, number, number, number];
-  const [etAt, enAt, toAt] = ['type', 'name_or_index', 'to_node'].map((f) =>
-    edge_fields.indexOf(f),
-  ) as [number, number, number];
+  const layout = snapshotLayout(snap);
+  const { width, nodeTypes, edgeTypes } = layout;
+  const ew = layout.edgeWidth;
+  const typeAt = layout.type;
+  const nameAt = layout.name;
+  const sizeAt = layout.selfSize;
+  const ecAt = layout.edgeCount;
+  const idAt = layout.id;
+  const etAt = layout.edgeType;
+  const enAt = layout.edgeName;
+  const toAt = layout.to;
   const holders = new Map<number, string[]>();
   const vars = new Map<number, string[]>();
   let e = 0;
   for (let n = 0; n < snap.nodes.length; n += width) {
     const name = snap.strings[snap.nodes[n + nameAt]!]!;
-    const type = node_types[0][snap.nodes[n + typeAt]!]!;
+    const type = nodeTypes[snap.nodes[n + typeAt]!]!;
     for (let k = 0; k < snap.nodes[n + ecAt]!; k++, e += ew) {
       const to = snap.edges[e + toAt]!;
-      const et = edge_types[0][snap.edges[e + etAt]!]!;
+      const et = edgeTypes[snap.edges[e + etAt]!]!;
       const label =
         et === 'element' || et === 'hidden' ? '[]' : snap.strings[snap.edges[e + enAt]!]!;
       if (et === 'context' && name === 'system / Context')
@@ -166,30 +152,7 @@ const GENERIC = new Set([
 
 const [which = 'rxagent-local', countArg = '300'] = process.argv.slice(2);
 const count = Number(countArg);
-const local = which.endsWith('-local');
-const server = local ? undefined : await ServerProcess.start();
-const model = new BenchModel();
-const makers: Record<string, () => Contender> = {
-  'rxagent-local': () => rxagentInProcess(() => model),
-  'hand-local': () => handLoopInProcess(() => model),
-  ...(server && { rxagent: () => rxagentHttp(server.baseURL) }),
-  ...(server && { node: () => nodeHttpLoop(server.baseURL) }),
-};
-const contender = makers[which]?.();
-if (!contender) throw new Error(`unknown contender ${which}; one of ${Object.keys(makers)}`);
-const park = async () => {
-  if (server) await server.resetParked();
-  else model.parked = 0;
-  const controllers = Array.from({ length: count }, () => new AbortController());
-  const runs = controllers.map((c) => contender.run(PARK_PROMPT, c.signal).catch(() => {}));
-  if (server) await server.waitParked(count);
-  else while (model.parked < count) await delay(5);
-  await delay(300);
-  return async () => {
-    for (const c of controllers) c.abort();
-    await Promise.all(runs);
-  };
-};
+const { contender, park, close } = await parkedContender(which, count);
 const session = new Session();
 session.connect();
 await (await park())(); // warm-up: shared state created lazily exists before the baseline
@@ -209,4 +172,4 @@ for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 70)) {
   console.log(`${r.bytes.toFixed(0).padStart(7)} B ${r.n.toFixed(1).padStart(6)} ×  ${r.key}`);
 }
 await release();
-await server?.close();
+await close();

@@ -8,15 +8,8 @@
  * `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapRetainers.ts rxagent-local 300 '(array)' 3`
  */
 import { Session } from 'node:inspector/promises';
-import { BenchModel } from '../contenders/benchModel.js';
-import type { Contender } from '../contenders/contender.js';
-import { handLoopInProcess, rxagentInProcess } from '../contenders/inProcess.js';
-import { nodeHttpLoop } from '../contenders/nodeHttpLoop.js';
-import { rxagentHttp } from '../contenders/rxagentHttp.js';
-import { takeHeapSnapshot } from '../lib/heapSnapshot.js';
-import { delay } from '../lib/stats.js';
-import { PARK_PROMPT } from '../scenario/conversation.js';
-import { ServerProcess } from '../server/serverProcess.js';
+import { snapshotLayout, takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import { parkedContender } from '../lib/parkedContender.js';
 
 /** Bytes and count of the matching objects, by `holder.edge`. */
 async function byHolder(
@@ -25,17 +18,17 @@ async function byHolder(
   depth: number,
 ): Promise<Map<string, number[]>> {
   const snap = await takeHeapSnapshot(session);
-  const { node_fields, node_types, edge_fields, edge_types } = snap.snapshot.meta;
-  const width = node_fields.length;
-  const edgeWidth = edge_fields.length;
-  const [typeAt, nameAt, sizeAt, edgeCountAt] = ['type', 'name', 'self_size', 'edge_count'].map(
-    (f) => node_fields.indexOf(f),
-  ) as [number, number, number, number];
-  const [edgeTypeAt, edgeNameAt, toAt] = ['type', 'name_or_index', 'to_node'].map((f) =>
-    edge_fields.indexOf(f),
-  ) as [number, number, number];
+  const layout = snapshotLayout(snap);
+  const { width, edgeWidth, nodeTypes, edgeTypes } = layout;
+  const typeAt = layout.type;
+  const nameAt = layout.name;
+  const sizeAt = layout.selfSize;
+  const edgeCountAt = layout.edgeCount;
+  const edgeTypeAt = layout.edgeType;
+  const edgeNameAt = layout.edgeName;
+  const toAt = layout.to;
   const nodeName = (n: number) => {
-    const type = node_types[0][snap.nodes[n + typeAt]!]!;
+    const type = nodeTypes[snap.nodes[n + typeAt]!]!;
     const raw = snap.strings[snap.nodes[n + nameAt]!]!;
     return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
   };
@@ -45,7 +38,7 @@ async function byHolder(
     const count = snap.nodes[n + edgeCountAt]!;
     for (let e = 0; e < count; e++, edge += edgeWidth) {
       const to = snap.edges[edge + toAt]!;
-      const type = edge_types[0][snap.edges[edge + edgeTypeAt]!]!;
+      const type = edgeTypes[snap.edges[edge + edgeTypeAt]!]!;
       if (type === 'weak' || holder.has(to)) continue;
       const nameOrIndex = snap.edges[edge + edgeNameAt]!;
       const label =
@@ -74,30 +67,7 @@ const [which = 'rxagent-local', countArg = '300', wanted = '(array)', depthArg =
   process.argv.slice(2);
 const depth = Number(depthArg);
 const count = Number(countArg);
-const local = which.endsWith('-local');
-const server = local ? undefined : await ServerProcess.start();
-const model = new BenchModel();
-const makers: Record<string, () => Contender> = {
-  'rxagent-local': () => rxagentInProcess(() => model),
-  'hand-local': () => handLoopInProcess(() => model),
-  ...(server && { rxagent: () => rxagentHttp(server.baseURL) }),
-  ...(server && { node: () => nodeHttpLoop(server.baseURL) }),
-};
-const contender = makers[which]?.();
-if (!contender) throw new Error(`unknown contender ${which}; one of ${Object.keys(makers)}`);
-const park = async () => {
-  if (server) await server.resetParked();
-  else model.parked = 0;
-  const controllers = Array.from({ length: count }, () => new AbortController());
-  const runs = controllers.map((c) => contender.run(PARK_PROMPT, c.signal).catch(() => {}));
-  if (server) await server.waitParked(count);
-  else while (model.parked < count) await delay(5);
-  await delay(300);
-  return async () => {
-    for (const c of controllers) c.abort();
-    await Promise.all(runs);
-  };
-};
+const { contender, park, close } = await parkedContender(which, count);
 const session = new Session();
 session.connect();
 await (await park())(); // warm-up: shared state created lazily exists before the baseline
@@ -117,4 +87,4 @@ for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 40)) {
   console.log(`${r.bytes.toFixed(0).padStart(7)} B ${r.n.toFixed(1).padStart(6)} ×  ${r.key}`);
 }
 await release();
-await server?.close();
+await close();

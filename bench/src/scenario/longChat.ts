@@ -4,9 +4,12 @@ import {
   type ChatRequest,
   SUMMARY_PROMPT,
   Toolkit,
+  textOf,
   tool,
+  userMsg,
 } from '@rxagent/core';
-import { type Observable, of } from 'rxjs';
+import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
+import { lastValueFrom, type Observable, of } from 'rxjs';
 import { z } from 'zod';
 
 /** Characters of every tool result of the long conversation (5 KB). */
@@ -40,6 +43,31 @@ export function longChatToolkit(
 /** The question of turn `turn`. */
 export function longChatQuestion(turn: number): string {
   return `Question ${turn}: what does the review say about topic ${turn % 37}?`;
+}
+
+/**
+ * The long conversation's agent (`researcher`, the long chat's prompt and toolkit) on a fresh
+ * `LongChatModel` unless `options` gives a model, with `options`' other settings (`durable`,
+ * `context`…).
+ */
+export function longChatAgent(options: Partial<ReActAgentOptions> = {}): ReActAgent {
+  return new ReActAgent({
+    name: 'researcher',
+    sysPrompt: LONG_CHAT_PROMPT,
+    model: new LongChatModel(),
+    toolkit: longChatToolkit(),
+    ...options,
+  });
+}
+
+/** Turns `from` … `to - 1` of the long conversation on `agent`; a wrong answer throws. */
+export async function chatTurns(agent: ReActAgent, from: number, to: number): Promise<void> {
+  for (let turn = from; turn < to; turn++) {
+    const reply = await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    if (!textOf(reply).startsWith('The review covers')) {
+      throw new Error(`turn ${turn} answered ${JSON.stringify(textOf(reply))}`);
+    }
+  }
 }
 
 const SUMMARY: ChatChunk[] = [

@@ -8,25 +8,17 @@ import {
   type JsonObject,
   type SaveOptions,
   type Session,
-  textOf,
-  userMsg,
   type VersionedSession,
   type VersionedState,
 } from '@rxagent/core';
 import { startStrictOpenAIServer } from '@rxagent/core/testing';
-import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
+import { OpenAIChatModel, type ReActAgent } from '@rxagent/react-agent';
 import { RedisSession } from '@rxagent/redis';
 import { startRedisServer } from '@rxagent/redis/testing';
-import { lastValueFrom } from 'rxjs';
 import type { BenchConfig } from '../lib/config.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, summarize } from '../lib/stats.js';
-import {
-  LONG_CHAT_PROMPT,
-  LongChatModel,
-  longChatQuestion,
-  longChatToolkit,
-} from '../scenario/longChat.js';
+import { chatTurns, LongChatModel, longChatAgent } from '../scenario/longChat.js';
 
 type Kind = 'none' | 'InMemorySession' | 'JsonFileSession' | 'RedisSession';
 const KINDS: readonly Kind[] = ['none', 'InMemorySession', 'JsonFileSession', 'RedisSession'];
@@ -69,23 +61,14 @@ function agentWith(
   model: LongChatModel | OpenAIChatModel,
   session: Session | undefined,
   world: World,
-) {
+): ReActAgent {
   const durable = session && { session, key: `run-${world.keys++}` };
-  return new ReActAgent({
-    name: 'researcher',
-    sysPrompt: LONG_CHAT_PROMPT,
-    model,
-    toolkit: longChatToolkit(),
-    ...(durable && { durable }),
-  });
+  return longChatAgent({ model, ...(durable && { durable }) });
 }
 
 async function chat(agent: ReActAgent, turns: number): Promise<number> {
   const t0 = performance.now();
-  for (let turn = 0; turn < turns; turn++) {
-    const reply = await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
-    if (textOf(reply) === '') throw new Error(`turn ${turn} got an empty answer`);
-  }
+  await chatTurns(agent, 0, turns);
   return (performance.now() - t0) / turns;
 }
 
@@ -192,7 +175,7 @@ async function longRun(world: World, turns: number) {
   for (let turn = 0; turn < turns; turn++) {
     const before = { bytes: session.bytes, saves: session.saves, ms: session.saveMs };
     const t0 = performance.now();
-    await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    await chatTurns(agent, turn, turn + 1);
     turnMs.push(performance.now() - t0);
     // The mean of the last ten turns (one turn's time moves a lot on a busy machine).
     const window = turnMs.slice(-10);
@@ -246,7 +229,7 @@ async function longRunTimes(world: World, turns: number, kind: 'InMemorySession'
   const perTurn: { turn: number; msTurn: number }[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const t0 = performance.now();
-    await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
+    await chatTurns(agent, turn, turn + 1);
     turnMs.push(performance.now() - t0);
     if (marks.includes(turn + 1)) {
       const window = turnMs.slice(-10);

@@ -4,48 +4,21 @@ import {
   estimateTokens,
   type Msg,
   type ToolSchema,
-  textOf,
-  userMsg,
 } from '@rxagent/core';
-import { ReActAgent, type ReActAgentOptions } from '@rxagent/react-agent';
-import { lastValueFrom } from 'rxjs';
+import type { ReActAgent } from '@rxagent/react-agent';
 import { rxagentInProcess, scriptedModel } from '../contenders/inProcess.js';
 import type { BenchConfig } from '../lib/config.js';
 import { interleave } from '../lib/interleave.js';
 import { atMost, row, type SuiteResult } from '../lib/result.js';
 import { pairDifferences, settledHeap, summarize } from '../lib/stats.js';
 import { timeConversations } from '../lib/timeConversations.js';
-import {
-  LONG_CHAT_PROMPT,
-  LongChatModel,
-  longChatQuestion,
-  longChatToolkit,
-} from '../scenario/longChat.js';
+import { chatTurns, longChatAgent } from '../scenario/longChat.js';
 
 /** Conversation turns (one user question, a tool call, its 5 KB result, an answer). */
 const TURNS = 200;
 /** The earlier point the heap is compared with. */
 const EARLY_TURNS = 20;
 const MAX_TOKENS = 8_000;
-
-function longChatAgent(context: ReActAgentOptions['context']): ReActAgent {
-  return new ReActAgent({
-    name: 'researcher',
-    sysPrompt: LONG_CHAT_PROMPT,
-    model: new LongChatModel(),
-    toolkit: longChatToolkit(),
-    ...(context !== undefined && { context }),
-  });
-}
-
-async function chat(agent: ReActAgent, from: number, to: number): Promise<void> {
-  for (let turn = from; turn < to; turn++) {
-    const reply = await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
-    if (!textOf(reply).startsWith('The review covers')) {
-      throw new Error(`turn ${turn} answered ${JSON.stringify(textOf(reply))}`);
-    }
-  }
-}
 
 /** What one context step saw: memory before it ran, and the request around it. */
 interface SeenRequest {
@@ -69,17 +42,19 @@ async function checkedRun(): Promise<{
   let armed = true;
   let compressions = 0;
   const agent = longChatAgent({
-    maxTokens: MAX_TOKENS,
-    countTokens: (request) => {
-      if (armed) {
-        armed = false;
-        seen.push({
-          messages: [...request.messages],
-          systemPrompt: request.systemPrompt,
-          tools: request.tools,
-        });
-      }
-      return estimateTokens(request);
+    context: {
+      maxTokens: MAX_TOKENS,
+      countTokens: (request) => {
+        if (armed) {
+          armed = false;
+          seen.push({
+            messages: [...request.messages],
+            systemPrompt: request.systemPrompt,
+            tools: request.tools,
+          });
+        }
+        return estimateTokens(request);
+      },
     },
   });
   agent.addHook({
@@ -91,7 +66,7 @@ async function checkedRun(): Promise<{
       sizes.push(estimateTokens({ systemPrompt, messages, tools, selfName: agent.name }));
     },
   });
-  await chat(agent, 0, TURNS);
+  await chatTurns(agent, 0, TURNS);
   return { sizes, seen, compressions };
 }
 
@@ -129,12 +104,14 @@ function compressionCpuPerTurn(
  * is not counted as the agents' memory).
  */
 async function heapPerAgent(agents: number): Promise<{ early: number; late: number }> {
-  await chat(longChatAgent({ maxTokens: MAX_TOKENS }), 0, TURNS);
+  await chatTurns(longChatAgent({ context: { maxTokens: MAX_TOKENS } }), 0, TURNS);
   const base = await settledHeap();
-  const crowd = Array.from({ length: agents }, () => longChatAgent({ maxTokens: MAX_TOKENS }));
-  for (const agent of crowd) await chat(agent, 0, EARLY_TURNS);
+  const crowd = Array.from({ length: agents }, () =>
+    longChatAgent({ context: { maxTokens: MAX_TOKENS } }),
+  );
+  for (const agent of crowd) await chatTurns(agent, 0, EARLY_TURNS);
   const early = ((await settledHeap()) - base) / agents;
-  for (const agent of crowd) await chat(agent, EARLY_TURNS, TURNS);
+  for (const agent of crowd) await chatTurns(agent, EARLY_TURNS, TURNS);
   const late = ((await settledHeap()) - base) / agents;
   if (crowd.some((agent) => agent.memory.messages().length === 0)) throw new Error('empty memory');
   return { early, late };
@@ -171,7 +148,7 @@ export async function longConversation(config: BenchConfig): Promise<SuiteResult
   );
   const checked = await checkedRun();
   const largest = Math.max(...checked.sizes);
-  const replayAgent = longChatAgent(undefined);
+  const replayAgent = longChatAgent();
   const replay = await interleave(
     [
       {

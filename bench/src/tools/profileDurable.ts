@@ -9,20 +9,11 @@
 import {
   InMemorySession,
   type JsonObject,
-  textOf,
-  userMsg,
   type VersionedSession,
   type VersionedState,
 } from '@rxagent/core';
-import { ReActAgent } from '@rxagent/react-agent';
-import { lastValueFrom } from 'rxjs';
 import { CpuProfile } from '../lib/cpuProfile.js';
-import {
-  LONG_CHAT_PROMPT,
-  LongChatModel,
-  longChatQuestion,
-  longChatToolkit,
-} from '../scenario/longChat.js';
+import { chatTurns, longChatAgent } from '../scenario/longChat.js';
 
 const [which = 'InMemorySession', conversations = '30', out] = process.argv.slice(2);
 
@@ -44,22 +35,9 @@ const TURNS = 20;
 let keys = 0;
 
 async function conversation(kind = which): Promise<void> {
-  const agent = new ReActAgent({
-    name: 'researcher',
-    sysPrompt: LONG_CHAT_PROMPT,
-    model: new LongChatModel(),
-    toolkit: longChatToolkit(),
-    ...(kind !== 'none' && {
-      durable: {
-        session: kind === 'noop' ? new NoopSession() : new InMemorySession(),
-        key: `run-${keys++}`,
-      },
-    }),
-  });
-  for (let turn = 0; turn < TURNS; turn++) {
-    const reply = await lastValueFrom(agent.call(userMsg(longChatQuestion(turn))));
-    if (textOf(reply) === '') throw new Error(`turn ${turn} got an empty answer`);
-  }
+  const session = kind === 'noop' ? new NoopSession() : new InMemorySession();
+  const durable = kind !== 'none' && { session, key: `run-${keys++}` };
+  await chatTurns(longChatAgent(durable ? { durable } : {}), 0, TURNS);
 }
 
 if (which === 'all') {

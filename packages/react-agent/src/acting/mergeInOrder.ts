@@ -5,6 +5,7 @@ import {
   Subscription,
   type Unsubscribable,
 } from 'rxjs';
+import { StartedInner } from './startedInner.js';
 
 /**
  * Starts inner `index`, sending its values, error and completion to `observer` (at most one
@@ -92,14 +93,7 @@ class InOrderRun<T, R> {
     while (this.#active < this.max && this.#started < this.count && !this.subscriber.closed) {
       const index = this.#started++;
       this.#active++;
-      const inner = new InnerObserver(this, index);
-      const stop = this.start(index, inner);
-      // An inner that ended while starting (a synchronous tool) is stopped now, not kept.
-      if (inner.ended) stop.unsubscribe();
-      else {
-        inner.stop = toSubscription(stop);
-        this.running.add(inner.stop);
-      }
+      new InnerObserver(this, index).startWith((inner) => this.start(index, inner));
     }
   }
 
@@ -113,24 +107,20 @@ class InOrderRun<T, R> {
 
 /**
  * The observer of one inner: an object whose methods rxjs (or the inner itself) calls, not
- * three closures. It passes on one error or completion, and nothing once the run is
- * unsubscribed, as a subscriber would; after its end it stops the inner.
+ * three closures. Its first value is settled into the results; its end is counted once.
  */
-class InnerObserver<T, R> implements Observer<T> {
-  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
+class InnerObserver<T, R> extends StartedInner<T> {
   private received = false;
-  /** Whether the inner errored or completed. */
-  ended = false;
-  /** What stops the inner, once it is running. */
-  stop: Subscription | undefined;
 
   constructor(
     private readonly run: InOrderRun<T, R>,
     private readonly index: number,
-  ) {}
+  ) {
+    super(run.running);
+  }
 
   next(value: T): void {
-    if (this.received || this.ended || this.run.running.closed) return;
+    if (this.received || this.ended || this.running.closed) return;
     this.received = true;
     const { run, index } = this;
     try {
@@ -140,33 +130,11 @@ class InnerObserver<T, R> implements Observer<T> {
     }
   }
 
-  error(error: unknown): void {
-    if (this.end()) this.run.subscriber.error(error);
-    this.stopInner();
+  protected failed(error: unknown): void {
+    this.run.subscriber.error(error);
   }
 
-  complete(): void {
-    if (this.end()) this.run.finishOne();
-    this.stopInner();
+  protected completed(): void {
+    this.run.finishOne();
   }
-
-  /** Marks the end; false when it already ended or the run was unsubscribed. */
-  private end(): boolean {
-    if (this.ended) return false;
-    this.ended = true;
-    return !this.run.running.closed;
-  }
-
-  private stopInner(): void {
-    const stop = this.stop;
-    if (stop === undefined) return;
-    this.stop = undefined;
-    this.run.running.remove(stop);
-    stop.unsubscribe();
-  }
-}
-
-/** `stop` as a Subscription, so the run's subscription can hold it. */
-function toSubscription(stop: Unsubscribable): Subscription {
-  return stop instanceof Subscription ? stop : new Subscription(() => stop.unsubscribe());
 }

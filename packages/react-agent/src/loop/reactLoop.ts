@@ -1,4 +1,5 @@
 import { Observable, type Observer, Subscription, type Unsubscribable } from 'rxjs';
+import { StartedInner } from '../acting/startedInner.js';
 import type { FinalStep, RunnableStep, Step } from './step.js';
 
 /** Where `runReactLoop` reports: each final step, then the end of the loop. */
@@ -75,13 +76,7 @@ class ReactLoopRun {
       this.running.add(source.subscribe(sink));
       return;
     }
-    const stop = source(sink);
-    // A step that ended while starting (every phase synchronous) is stopped now, not kept.
-    if (sink.ended) stop.unsubscribe();
-    else {
-      sink.stop = stop instanceof Subscription ? stop : new Subscription(() => stop.unsubscribe());
-      this.running.add(sink.stop);
-    }
+    sink.startWith(source);
   }
 
   fail(error: unknown): void {
@@ -104,16 +99,12 @@ class ReactLoopRun {
 
 /**
  * The subscriber of one step: its steps go to the loop, its end is counted once, and
- * nothing passes once the step ended or the loop stopped; after its end it stops the step.
+ * nothing passes once the step ended or the loop stopped.
  */
-class StepObserver implements StepSink {
-  // Not #private fields: with rxjs's `useDeprecatedNextContext`, methods run on a copy.
-  /** Whether the step errored or completed. */
-  ended = false;
-  /** What stops the step, once it is running (a step the loop started itself). */
-  stop: Subscription | undefined;
-
-  constructor(private readonly loop: ReactLoopRun) {}
+class StepObserver extends StartedInner<Step> implements StepSink {
+  constructor(private readonly loop: ReactLoopRun) {
+    super(loop.running);
+  }
 
   get closed(): boolean {
     return this.ended || this.loop.stopped;
@@ -128,29 +119,12 @@ class StepObserver implements StepSink {
     }
   }
 
-  error(error: unknown): void {
-    if (this.end()) this.loop.fail(error);
-    this.stopStep();
+  protected failed(error: unknown): void {
+    this.loop.fail(error);
   }
 
-  complete(): void {
-    if (this.end()) this.loop.stepDone();
-    this.stopStep();
-  }
-
-  /** Marks the end; false when it already ended or the loop was unsubscribed. */
-  private end(): boolean {
-    if (this.ended) return false;
-    this.ended = true;
-    return !this.loop.running.closed;
-  }
-
-  private stopStep(): void {
-    const stop = this.stop;
-    if (stop === undefined) return;
-    this.stop = undefined;
-    this.loop.running.remove(stop);
-    stop.unsubscribe();
+  protected completed(): void {
+    this.loop.stepDone();
   }
 }
 

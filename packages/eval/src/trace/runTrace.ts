@@ -2,22 +2,31 @@ import type { AgentEvent, HookEventType, Usage } from '@rxagent/core';
 import { sharedTraceEntry, type TraceEntry } from './traceEntry.js';
 
 /**
+ * Every hook event type but the per-chunk ones, as a record typed over `HookEventType`: a
+ * type core adds fails to compile here until it is listed, so no new event is left out of
+ * traces unnoticed.
+ */
+const TRACED: Readonly<Record<Exclude<HookEventType, 'reasoningChunk' | 'actingChunk'>, true>> = {
+  preCall: true,
+  postCall: true,
+  preReasoning: true,
+  postReasoning: true,
+  preActing: true,
+  postActing: true,
+  preSummary: true,
+  postSummary: true,
+  preCompress: true,
+  postCompress: true,
+  error: true,
+};
+
+/**
  * The event types an eval run's trace keeps by default: every hook event but the per-chunk
  * ones (`reasoningChunk`, `actingChunk`), which the agent then does not build at all.
  */
-export const TRACE_EVENTS: readonly HookEventType[] = Object.freeze([
-  'preCall',
-  'postCall',
-  'preReasoning',
-  'postReasoning',
-  'preActing',
-  'postActing',
-  'preSummary',
-  'postSummary',
-  'preCompress',
-  'postCompress',
-  'error',
-]);
+export const TRACE_EVENTS: readonly HookEventType[] = Object.freeze(
+  Object.keys(TRACED) as HookEventType[],
+);
 
 /**
  * The trace of one eval run, recorded as its events come: each a timed `TraceEntry` that

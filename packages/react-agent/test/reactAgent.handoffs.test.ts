@@ -7,14 +7,17 @@ import {
   InMemorySession,
   JsonFileSession,
   msgHub,
+  replyMetadata,
   Toolkit,
   textOf,
+  tool,
   toolResults,
   userMsg,
 } from '@rxagent/core';
 import type { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { harness, run, transcript, weatherTool, wireMessages } from './harness.js';
 
 const dirs: string[] = [];
@@ -189,6 +192,88 @@ describe('handoffPipeline with ReActAgents', () => {
       triage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 },
       billing: { inputTokens: 40, outputTokens: 10, totalTokens: 50 },
     });
+  });
+
+  it('passes callContext to every hop and spends one budget across the hops', async () => {
+    const seen: unknown[] = [];
+    const lookup = tool({
+      name: 'lookup_invoice',
+      description: 'Finds an invoice.',
+      parameters: z.object({ id: z.string() }),
+      execute: (_args, { callContext }) => {
+        seen.push(['tool', callContext]);
+        return 'Invoice 7: $20, paid.';
+      },
+    });
+    const billing = await harness(
+      [
+        {
+          toolCalls: [{ id: 'l1', name: 'lookup_invoice', arguments: { id: '7' } }],
+          usage: { inputTokens: 60, outputTokens: 10 },
+        },
+        'Refunded.',
+      ],
+      { name: 'billing', toolkit: new Toolkit([lookup]) },
+    );
+    const triage = await harness(
+      [{ ...transfer('billing'), usage: { inputTokens: 30, outputTokens: 5 } }],
+      {
+        name: 'triage',
+        handoffs: [billing.agent],
+        hooks: [
+          {
+            onEvent: (event) =>
+              void (event.type === 'preCall' && seen.push(['triage', event.callContext])),
+          },
+        ],
+      },
+    );
+    const callContext = { user: 'ana', tenant: 'acme' };
+
+    const reply = await lastValueFrom(
+      handoffPipeline([triage.agent, billing.agent], userMsg('Refund invoice 7?'), {
+        callContext,
+        budget: { maxTokens: 100 },
+      }),
+    );
+
+    expect(seen).toEqual([
+      ['triage', callContext],
+      ['tool', callContext],
+    ]);
+    // triage used 35 of the 100 tokens: billing had 65, and its first request used 70.
+    expect(billing.server.requests).toHaveLength(1);
+    expect(reply.metadata['handoffPath']).toEqual(['triage', 'billing']);
+    expect(replyMetadata(reply).generateReason).toBe('budget');
+    expect(reply.metadata['budget']).toEqual({ limit: 'maxTokens', usedTokens: 70, maxTokens: 65 });
+    expect(replyMetadata(reply).usage?.totalTokens).toBe(105);
+    // The budget reply ends billing's memory validly: the strict server takes the next call.
+    await run(billing.agent, userMsg('And now?'));
+    expect(wireMessages(billing.server, 1).at(-2)).toEqual({
+      role: 'assistant',
+      content: textOf(reply),
+    });
+  });
+
+  it('prices the hops with the budget and stops the next one when the dollars are spent', async () => {
+    const billing = await harness(['Refunded.'], { name: 'billing' });
+    const triage = await harness(
+      [{ ...transfer('billing'), usage: { inputTokens: 40, outputTokens: 10 } }],
+      { name: 'triage', handoffs: [billing.agent] },
+    );
+    // $1,000 per million tokens: triage's 50 tokens cost $0.05, all the pipeline may spend.
+    const price = { inputPerMillion: 1_000, outputPerMillion: 1_000 };
+    const budget = { maxCostUsd: 0.05, pricing: { 'test-model': price } };
+
+    const reply = await lastValueFrom(
+      handoffPipeline([triage.agent, billing.agent], userMsg('Refund?'), { budget }),
+    );
+
+    expect(billing.server.requests).toHaveLength(0);
+    expect(replyMetadata(reply).generateReason).toBe('budget');
+    expect(reply.metadata['budget']).toMatchObject({ limit: 'maxCostUsd', maxCostUsd: 0 });
+    expect(reply.metadata['costUsd']).toBe(0.05);
+    expect(reply.metadata['handoffPath']).toEqual(['triage', 'billing']);
   });
 
   it('stops a hop within milliseconds when the target is interrupted, every agent callable again', async () => {

@@ -1,6 +1,7 @@
 import { lastValueFrom, type Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { CallContext } from '../agent/callContext.js';
+import type { CallOptions } from '../agent/callOptions.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
@@ -185,6 +186,44 @@ describe('handoffPipeline', () => {
     const bad = handoffPipeline([echo], userMsg('x'), { startWith: 'nobody' });
     await expect(lastValueFrom(bad)).rejects.toThrow(InvalidArgumentError);
     await expect(lastValueFrom(bad)).rejects.toThrow(/startWith names "nobody"/);
+    expect(echo.calls).toEqual([]);
+  });
+
+  it('gives every hop the callContext and what is left of the budget', async () => {
+    const options: CallOptions[] = [];
+    class OptionsDesk extends DeskAgent {
+      protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
+        options.push(context.options);
+        callContext.user = 'mallory'; // a change after the start reaches no later hop
+        return super.doCall(msgs, context);
+      }
+    }
+    const triage = new OptionsDesk('triage', ['>billing']);
+    const billing = new OptionsDesk('billing', ['Refunded.']);
+    const callContext = { user: 'ana' };
+    const budget = { maxTokens: 1_000 };
+    const asked = { user: 'ana' };
+
+    await lastValueFrom(handoffPipeline([triage, billing], userMsg('hi'), { callContext, budget }));
+
+    // No hop reported usage, so each is given the whole budget.
+    expect(options.map((o) => [o.callContext, o.budget])).toEqual([
+      [asked, budget],
+      [asked, budget],
+    ]);
+  });
+
+  it('rejects a bad callContext or budget before calling any agent', async () => {
+    const echo = new EchoAgent({ name: 'echo' });
+    const call = (options: object) =>
+      lastValueFrom(handoffPipeline([echo], userMsg('hi'), options));
+    await expect(call({ callContext: 'ana' })).rejects.toThrow(
+      /handoffPipeline\(\): options.callContext must be a JSON object.*a string/,
+    );
+    await expect(call({ budget: { maxTokens: -1 } })).rejects.toThrow(
+      /handoffPipeline\(\): budget.maxTokens must be a whole number/,
+    );
+    await expect(call({ budget: { maxTokens: 5, limit: 2 } })).rejects.toThrow(/limit/);
     expect(echo.calls).toEqual([]);
   });
 });

@@ -1,15 +1,18 @@
 import { concat, concatMap, defer, ignoreElements, type Observable, of } from 'rxjs';
 import type { AgentBase } from '../agent/agentBase.js';
+import type { CallOptions } from '../agent/callOptions.js';
 import { replyMetadata } from '../agent/replyMetadata.js';
+import { subAgentBudget } from '../agent/subAgentUsage.js';
+import { type Budget, checkBudget } from '../budget/budget.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
-import { normalizeInput } from '../internal/normalizeInput.js';
-import type { JsonObject } from '../json.js';
+import { checkCallContext, normalizeInput } from '../internal/normalizeInput.js';
+import { frozenJson, type JsonObject } from '../json.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { nestPendingCalls } from '../message/pendingToolCall.js';
 import { readToolDecisions } from '../message/toolDecisions.js';
 import type { Usage } from '../model/chatModel.js';
 import { addUsage } from '../model/chatResponse.js';
-import { checkOptions } from '../options/checkOptions.js';
+import { checkOptions, optionNames } from '../options/checkOptions.js';
 import { checkAgents } from './checkAgents.js';
 import { handoffOf } from './handoffOf.js';
 
@@ -24,9 +27,29 @@ export interface HandoffOptions {
    * of each pending call's `metadata.path`).
    */
   readonly startWith?: string;
+  /**
+   * Who is asking (user, tenant, roles): passed to every agent's call as
+   * `call(input, { callContext })`, so each agent's hooks, tools and approval rules see the
+   * same caller. A JSON object.
+   */
+  readonly callContext?: JsonObject;
+  /**
+   * What the whole pipeline may spend: each agent's call gets what is left of it after the
+   * hops before (tokens and, with `pricing`, dollars; tightened by the agent's own `budget`,
+   * like an agent called as a tool). When it is spent, the agent called next ends its call
+   * without a request (a ReActAgent replies with `generateReason: 'budget'`), and that reply
+   * is the pipeline's last. A resumed pipeline (`startWith`) starts from the budget it is given.
+   */
+  readonly budget?: Budget;
 }
 
 const WHERE = 'handoffPipeline()';
+const OPTION_KEYS = optionNames<HandoffOptions>({
+  maxHandoffs: true,
+  startWith: true,
+  callContext: true,
+  budget: true,
+});
 
 /**
  * Lets agents hand a conversation to each other. `agents[0]` is called with `input`; while
@@ -66,9 +89,17 @@ export function handoffPipeline(
   options: HandoffOptions = {},
 ): Observable<Msg> {
   return defer(() => {
-    checkOptions(options, ['maxHandoffs', 'startWith'], WHERE);
+    checkOptions(options, OPTION_KEYS, WHERE);
+    if (options.budget !== undefined) checkBudget(WHERE, options.budget);
+    checkCallContext(WHERE, options.callContext);
     const list = checkAgents(agents, WHERE, { allowEmpty: false });
-    const run = new HandoffRun(list, maxHandoffsOf(options));
+    // Who is asking stays as it was when the pipeline started, for every hop.
+    const { callContext, budget } = options;
+    const forHops = {
+      ...(callContext !== undefined && { callContext: frozenJson(callContext) }),
+      ...(budget !== undefined && { budget }),
+    };
+    const run = new HandoffRun(list, maxHandoffsOf(options), forHops);
     return run.start(run.first(options.startWith) ?? list[0]!, input);
   });
 }
@@ -84,6 +115,7 @@ class HandoffRun {
   constructor(
     agents: readonly AgentBase[],
     readonly maxHandoffs: number,
+    readonly options: Pick<HandoffOptions, 'callContext' | 'budget'>,
   ) {
     for (const agent of agents) {
       const other = this.#byName.get(agent.name);
@@ -117,7 +149,22 @@ class HandoffRun {
 
   #call(agent: AgentBase, input: Msg | readonly Msg[] | undefined): Observable<Msg> {
     this.#path.push(agent.name);
-    return agent.call(input).pipe(concatMap((reply) => this.#follow(agent, reply)));
+    return agent
+      .call(input, this.#callOptions(agent))
+      .pipe(concatMap((reply) => this.#follow(agent, reply)));
+  }
+
+  /** The options of `agent`'s call: who is asking, and what is left of the budget. */
+  #callOptions(agent: AgentBase): CallOptions {
+    const { callContext, budget } = this.options;
+    const left =
+      budget === undefined
+        ? undefined
+        : subAgentBudget(this.#usage.left(budget), (agent as { budget?: Budget }).budget);
+    return {
+      ...(callContext !== undefined && { callContext }),
+      ...(left !== undefined && { budget: left }),
+    };
   }
 
   /** The last reply, marked with the path, or the next hop when `reply` hands off. */
@@ -196,13 +243,18 @@ function maxHandoffsOf(options: HandoffOptions): number {
   return max;
 }
 
-/** The usage of every hop of a pipeline, by agent name (flattened like `usageByAgent`). */
+/**
+ * The usage of every hop of a pipeline, by agent name (flattened like `usageByAgent`), and
+ * the dollars the hops reported spending (`metadata.costUsd`, given when a budget prices them).
+ */
 class PipelineUsage {
   #total: Usage | undefined;
   #byAgent: Record<string, Usage> | undefined;
+  #costUsd: number | undefined;
 
   add(agentName: string, reply: Msg): void {
-    const { usage, usageByAgent } = replyMetadata(reply);
+    const { usage, usageByAgent, costUsd } = replyMetadata(reply);
+    if (costUsd !== undefined) this.#costUsd = (this.#costUsd ?? 0) + costUsd;
     if (usage === undefined) return;
     this.#total = addUsage(this.#total, usage);
     this.#byAgent ??= {};
@@ -210,12 +262,31 @@ class PipelineUsage {
       this.#byAgent[name] = { ...addUsage(this.#byAgent[name], used)! };
   }
 
-  /** `usage` (the sum over the hops) and `usageByAgent`, when any hop reported usage. */
+  /** What is left of `budget` after the hops so far (each limit 0 or more). */
+  left(budget: Budget): Budget {
+    const used = this.#total?.totalTokens ?? 0;
+    const { maxTokens, maxCostUsd, pricing } = budget;
+    return {
+      ...(maxTokens !== undefined && { maxTokens: Math.max(0, maxTokens - used) }),
+      ...(maxCostUsd !== undefined && {
+        maxCostUsd: Math.max(0, maxCostUsd - (this.#costUsd ?? 0)),
+      }),
+      ...(pricing !== undefined && { pricing }),
+    };
+  }
+
+  /**
+   * `usage` (the sum over the hops) and `usageByAgent`, when any hop reported usage;
+   * `costUsd` (the sum over the hops, to a millionth of a cent) when any hop reported it.
+   */
   metadata(): JsonObject {
-    if (this.#total === undefined) return {};
+    const cost =
+      this.#costUsd === undefined ? {} : { costUsd: Math.round(this.#costUsd * 1e8) / 1e8 };
+    if (this.#total === undefined) return cost;
     return {
       usage: { ...this.#total },
       usageByAgent: this.#byAgent as unknown as JsonObject,
+      ...cost,
     };
   }
 }

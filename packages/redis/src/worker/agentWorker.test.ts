@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AgentBase,
   type AgentEvent,
@@ -11,6 +12,7 @@ import {
 } from '@rxagent/core';
 import { EchoAgent, ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
+import { createClient } from 'redis';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -91,6 +93,57 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     answer();
     expect(textOf(await agent.reply('again'))).toBe('re: again');
     expect(model.requests[1]?.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+
+  it('follows consecutive calls on one reader connection, and close() leaves none open', async () => {
+    const queue = `q${queueCount++}`;
+    const { model, answer } = echo();
+    await worker(queue, model);
+    const admin = createClient({ url: server.url });
+    await admin.connect();
+    closing.push(async () => void (await admin.close()));
+    const connectionsAccepted = async () =>
+      Number(/total_connections_received:(\d+)/.exec(await admin.info('stats'))?.[1]);
+    const clients = async () =>
+      Number(/connected_clients:(\d+)/.exec(await admin.info('clients'))?.[1]);
+    const settled = async (expected: number) => {
+      for (let i = 0; i < 200 && (await clients()) !== expected; i++) await sleep(25);
+      return clients();
+    };
+    const agent = new RemoteAgent({ url: server.url, queue, threadId: 't', name: 'assistant' });
+
+    answer();
+    await agent.reply('one');
+    const during = await clients();
+    const accepted = await connectionsAccepted();
+    for (const text of ['two', 'three', 'four']) {
+      answer();
+      expect(textOf(await agent.reply(text))).toBe(`re: ${text}`);
+    }
+    // No connection was opened for them.
+    expect(await connectionsAccepted()).toBe(accepted);
+    expect(await clients()).toBe(during);
+
+    // Closing ends its two connections: the one it sends commands on, and its one reader.
+    await agent.close();
+    expect(await settled(during - 2)).toBe(during - 2);
+  });
+
+  it('drops a reader stopped mid-read, and the next call follows on a fresh one', async () => {
+    const queue = `q${queueCount++}`;
+    const model = new ScriptedChatModel([{ text: 'slow', delayMs: 60_000 }, 'quick']);
+    await worker(queue, model);
+    const agent = remote(queue, 't');
+    const slow = agent.call(userMsg('long job')).subscribe({ error: () => {} });
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    slow.unsubscribe(); // interrupts the remote run; its follower is mid-XREAD
+
+    const next = await agent.reply('again');
+    expect(textOf(next)).toBe('quick');
   });
 
   it("passes the call's budget to the worker's agent", async () => {

@@ -13,6 +13,7 @@ import {
 import { Observable, type Subscription } from 'rxjs';
 import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
 import { entriesOfStreams, streamItems } from '../streamReply.js';
+import { FollowReaders } from './followReaders.js';
 import { RemoteRunError, RemoteRunTimeoutError } from './remoteRunError.js';
 import { type DecodedEvent, decodeEvent, replyOf, type WireError } from './wireEvent.js';
 import { WorkerKeys } from './workerKeys.js';
@@ -63,6 +64,7 @@ export class RemoteAgent extends AgentBase {
   readonly threadId: string;
   readonly #keys: WorkerKeys;
   readonly #redis: RedisConnection;
+  readonly #readers: FollowReaders;
   readonly #timeoutMs: number;
   #runId: string | undefined;
   #interruptMessage: Msg | undefined;
@@ -85,6 +87,7 @@ export class RemoteAgent extends AgentBase {
     this.#timeoutMs = timeout;
     this.#keys = new WorkerKeys(options.queue);
     this.#redis = new RedisConnection(options, `RemoteAgent "${options.name}"`);
+    this.#readers = new FollowReaders(this.#redis, `RemoteAgent "${options.name}"`);
   }
 
   override interrupt(message?: Msg, source: InterruptContext['source'] = 'user'): void {
@@ -125,9 +128,13 @@ export class RemoteAgent extends AgentBase {
     });
   }
 
-  /** Closes this agent's Redis connection (one it owns). */
-  close(): Promise<void> {
-    return this.#redis.close();
+  /**
+   * Closes this agent's Redis connections: the one it sends commands on (when it owns it)
+   * and the ones it follows runs on (kept between calls, so a call opens none). A follow in
+   * flight fails.
+   */
+  async close(): Promise<void> {
+    await Promise.all([this.#readers.close(), this.#redis.close()]);
   }
 
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
@@ -238,7 +245,10 @@ export class RemoteAgent extends AgentBase {
     onEvent: (event: AgentEvent) => void,
   ): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
-      const reader = this.#redis.duplicate(`RemoteAgent "${this.name}" (run ${runId})`);
+      const reader = this.#readers.take();
+      // A reader goes back for the next follow when it ends between reads and never failed.
+      let reading = false;
+      let healthy = true;
       let stopped = false;
       let lastId = '0-0';
       let lastSeq = -1;
@@ -254,14 +264,17 @@ export class RemoteAgent extends AgentBase {
             return;
           }
           let reply: unknown;
+          reading = true;
           try {
             reply = await reader.command<unknown>(
               ['XREAD', 'COUNT', '256', 'BLOCK', String(BLOCK_MS), 'STREAMS', key, lastId],
-              'following a run',
+              `following run ${runId}`,
               BLOCK_MS,
             );
           } catch (error) {
+            reading = false;
             if (stopped) return;
+            healthy = false;
             lastProblem = error;
             if (!(error instanceof StoreUnavailableError)) {
               subscriber.error(error);
@@ -270,6 +283,7 @@ export class RemoteAgent extends AgentBase {
             await new Promise((resolve) => setTimeout(resolve, 100));
             continue;
           }
+          reading = false;
           for (const item of streamItems(entriesOfStreams(reply))) {
             lastId = item.id;
             lastSign = Date.now();
@@ -308,7 +322,8 @@ export class RemoteAgent extends AgentBase {
       void loop().catch((error: unknown) => subscriber.error(error));
       return () => {
         stopped = true;
-        void reader.destroy();
+        if (healthy && !reading) this.#readers.give(reader);
+        else this.#readers.drop(reader);
       };
     });
   }

@@ -83,7 +83,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   if (typeof traceChunks !== 'boolean') {
     throw new TypeError(`evaluate: traceChunks must be a boolean, not ${String(traceChunks)}.`);
   }
-  const runner = { agent: options.agent, scorers, traceChunks };
+  const runner = { agent: options.agent, scorers: [...scorers], traceChunks };
   const runs = cases.flatMap((testCase) =>
     Array.from({ length: trials }, (_, trial) => ({ testCase, trial })),
   );

@@ -8,7 +8,8 @@ import { RunTrace, TRACE_EVENTS } from './trace/runTrace.js';
 /** What one run needs: the agent factory, the scorers by name, and what its trace keeps. */
 export interface CaseRunner {
   readonly agent: (testCase: EvalCase) => AgentBase;
-  readonly scorers: ReadonlyMap<string, ScoreFn>;
+  /** The scorers as `[name, score]` pairs, in order (made once for every run). */
+  readonly scorers: readonly (readonly [string, ScoreFn])[];
   /** Keep the per-chunk events in the trace (`EvaluateOptions.traceChunks`). */
   readonly traceChunks?: boolean;
 }
@@ -92,12 +93,12 @@ function scoreAll(
   testCase: EvalCase,
   outcome: Outcome,
   trace: RunTrace,
-  scorers: ReadonlyMap<string, ScoreFn>,
+  scorers: readonly (readonly [string, ScoreFn])[],
   done: (scores: Record<string, Score>) => void,
 ): void {
   const scores: Record<string, Score> = {};
   if (!('reply' in outcome)) {
-    for (const name of scorers.keys())
+    for (const [name] of scorers)
       scores[name] = { score: 0, reason: `the run failed: ${outcome.error}` };
     done(scores);
     return;
@@ -107,7 +108,7 @@ function scoreAll(
     score: 0,
     reason: `scorer failed: ${errorText(error)}`,
   });
-  const entries = [...scorers];
+  const entries = scorers;
   const next = (from: number): void => {
     for (let i = from; i < entries.length; i++) {
       const [name, score] = entries[i]!;
@@ -158,20 +159,22 @@ function result(
   trace: RunTrace,
   latencyMs: number,
 ): CaseResult {
-  let passed = 'reply' in outcome;
+  const reply = 'reply' in outcome ? outcome.reply : undefined;
+  let passed = reply !== undefined;
   if (passed) for (const name in scores) if (scores[name]!.score !== 1) passed = false;
-  return {
-    id: testCase.id,
-    trial,
-    input: testCase.input,
-    ...(testCase.expected !== undefined && { expected: testCase.expected }),
-    scores,
-    passed,
-    ...outcome,
-    usage: trace.usage(),
-    latencyMs,
-    trace: trace.entries,
-  };
+  const usage = trace.usage();
+  const entries = trace.entries;
+  // One literal per shape (no spread of the optional parts): the fields in the same order.
+  const { id, input, expected } = testCase;
+  if (reply !== undefined) {
+    return expected === undefined
+      ? { id, trial, input, scores, passed, reply, usage, latencyMs, trace: entries }
+      : { id, trial, input, expected, scores, passed, reply, usage, latencyMs, trace: entries };
+  }
+  const error = (outcome as { readonly error: string }).error;
+  return expected === undefined
+    ? { id, trial, input, scores, passed, error, usage, latencyMs, trace: entries }
+    : { id, trial, input, expected, scores, passed, error, usage, latencyMs, trace: entries };
 }
 
 function errorText(error: unknown): string {

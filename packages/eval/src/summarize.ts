@@ -7,7 +7,14 @@ import type { CaseResult, EvalReport, ScorerSummary } from './evalReport.js';
  */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  return ofSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+}
+
+/** `percentile` of values already sorted ascending (not empty). */
+function ofSorted(sorted: readonly number[], p: number): number {
   const rank = (p / 100) * (sorted.length - 1);
   const low = Math.floor(rank);
   const high = Math.ceil(rank);
@@ -31,6 +38,8 @@ export function summarize(
     };
   }
   const latencies = cases.map((result) => result.latencyMs);
+  // Sorted once for both percentiles.
+  const sorted = latencies.length === 0 ? [] : [...latencies].sort((a, b) => a - b);
   const tokens: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   for (const { usage } of cases) {
     tokens.inputTokens += usage.inputTokens;
@@ -40,8 +49,8 @@ export function summarize(
   return {
     scorers,
     latency: {
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
+      p50: sorted.length === 0 ? 0 : ofSorted(sorted, 50),
+      p95: sorted.length === 0 ? 0 : ofSorted(sorted, 95),
       mean: mean(latencies),
       max: latencies.length === 0 ? 0 : Math.max(...latencies),
     },

@@ -78,10 +78,82 @@ export function toTraceEntry(event: AgentEvent, at: number, agent?: string): Tra
  */
 export function sharedTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: toTraceData(event, shared) };
+  return { at, agent: name, event: sharedTraceData(event) };
+}
+
+/**
+ * `toTraceData` without copies, for `sharedTraceEntry`: the objects an event already holds
+ * (messages, tool calls, results, usage) are kept as they are, each object is built with
+ * its fields in one literal (no spread of an optional part), and a request's tool names are
+ * one frozen array shared by every request that offers the same tools (`toolNames`).
+ */
+function sharedTraceData(event: AgentEvent): TraceEventData {
+  switch (event.type) {
+    case 'preReasoning': {
+      const messages = event.messages.map(refOf);
+      const tools = toolNames(event.tools);
+      return event.toolChoice === undefined
+        ? { type: 'preReasoning', messages, tools }
+        : { type: 'preReasoning', messages, tools, toolChoice: event.toolChoice as JsonValue };
+    }
+    case 'postReasoning':
+    case 'postSummary': {
+      const { usage, finishReason } = event;
+      if (usage === undefined) {
+        return finishReason === undefined
+          ? { type: event.type, reply: event.reply }
+          : { type: event.type, reply: event.reply, finishReason };
+      }
+      return finishReason === undefined
+        ? { type: event.type, reply: event.reply, usage }
+        : { type: event.type, reply: event.reply, usage, finishReason };
+    }
+    case 'preActing':
+      return event.deniedReason === undefined
+        ? { type: 'preActing', toolCall: event.toolCall }
+        : { type: 'preActing', toolCall: event.toolCall, deniedReason: event.deniedReason };
+    case 'postActing': {
+      const result = event.result as unknown as JsonObject;
+      return event.resultKind === undefined
+        ? { type: 'postActing', toolCall: event.toolCall, result }
+        : { type: 'postActing', toolCall: event.toolCall, result, resultKind: event.resultKind };
+    }
+    case 'postCall':
+      return { type: 'postCall', reply: event.reply };
+    case 'reply':
+      return { type: 'reply', msg: event.msg };
+    default:
+      return toTraceData(event, shared);
+  }
 }
 
 const shared = <T>(value: T): T => value;
+
+/** The last tool names made, shared while the tools offered stay the same (frozen). */
+let lastToolNames: readonly string[] = Object.freeze([]);
+
+/**
+ * The names of `tools`, as the same frozen array as last time when they are the same names
+ * in the same order (every request of an agent, and of agents sharing a toolkit, usually).
+ */
+function toolNames(
+  tools: readonly { readonly function: { readonly name: string } }[],
+): readonly string[] {
+  const last = lastToolNames;
+  if (tools.length === last.length) {
+    let same = true;
+    for (let i = 0; i < tools.length; i++) {
+      if (tools[i]!.function.name !== last[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last;
+  }
+  const names = Object.freeze(tools.map((tool) => tool.function.name));
+  lastToolNames = names;
+  return names;
+}
 
 function toTraceData(event: AgentEvent, json: <T>(value: T) => T): TraceEventData {
   switch (event.type) {

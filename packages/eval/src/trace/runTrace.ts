@@ -1,5 +1,5 @@
 import type { AgentEvent, HookEventType, Usage } from '@rxagent/core';
-import { sharedTraceEntry, type TraceEntry } from './traceEntry.js';
+import { MessageRefs, sharedTraceEntry, type TraceEntry } from './traceEntry.js';
 
 /**
  * Every hook event type but the per-chunk ones, as a record typed over `HookEventType`: a
@@ -38,6 +38,7 @@ export class RunTrace {
   readonly entries: TraceEntry[] = [];
   readonly #started: number;
   #lane: string | undefined = undefined;
+  readonly #refs = new MessageRefs();
   #inputTokens = 0;
   #outputTokens = 0;
   #totalTokens = 0;
@@ -50,7 +51,12 @@ export class RunTrace {
   record(event: AgentEvent): void {
     // The final reply event names no agent: it belongs to the lane of the call's agent.
     const at = performance.now() - this.#started;
-    const entry = sharedTraceEntry(event, at, 'agent' in event ? undefined : this.#lane);
+    const entry = sharedTraceEntry(
+      event,
+      at,
+      'agent' in event ? undefined : this.#lane,
+      this.#refs,
+    );
     this.#lane = entry.agent;
     this.entries.push(entry);
     if ((event.type === 'postReasoning' || event.type === 'postSummary') && event.usage) {

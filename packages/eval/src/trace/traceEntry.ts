@@ -76,9 +76,39 @@ export function toTraceEntry(event: AgentEvent, at: number, agent?: string): Tra
  * `toTraceEntry` without the JSON copies: the entry shares the event's messages, tool calls
  * and results (an eval run's trace, whose run is over when it is read). Internal.
  */
-export function sharedTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
+export function sharedTraceEntry(
+  event: AgentEvent,
+  at: number,
+  agent?: string,
+  refs: MessageRefs = new MessageRefs(),
+): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: sharedTraceData(event) };
+  return { at, agent: name, event: sharedTraceData(event, refs) };
+}
+
+/**
+ * The message refs of a run's requests, made once per message: a request's messages are
+ * mostly the previous request's with a few more at the end, so the refs of that common
+ * start are the previous request's refs (the same objects), and a run of n requests keeps
+ * O(n) refs, not O(n²). Internal.
+ */
+export class MessageRefs {
+  #messages: readonly Msg[] = [];
+  #refs: readonly TraceMessageRef[] = [];
+
+  /** The refs of `messages`, sharing those of the previous call's messages where they are the same objects. */
+  of(messages: readonly Msg[]): TraceMessageRef[] {
+    const last = this.#messages;
+    const lastRefs = this.#refs;
+    const refs = new Array<TraceMessageRef>(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      const msg = messages[i]!;
+      refs[i] = i < last.length && last[i] === msg ? lastRefs[i]! : refOf(msg);
+    }
+    this.#messages = messages;
+    this.#refs = refs;
+    return refs;
+  }
 }
 
 /**
@@ -87,10 +117,10 @@ export function sharedTraceEntry(event: AgentEvent, at: number, agent?: string):
  * its fields in one literal (no spread of an optional part), and a request's tool names are
  * one frozen array shared by every request that offers the same tools (`toolNames`).
  */
-function sharedTraceData(event: AgentEvent): TraceEventData {
+function sharedTraceData(event: AgentEvent, refs: MessageRefs): TraceEventData {
   switch (event.type) {
     case 'preReasoning': {
-      const messages = event.messages.map(refOf);
+      const messages = refs.of(event.messages);
       const tools = toolNames(event.tools);
       return event.toolChoice === undefined
         ? { type: 'preReasoning', messages, tools }
@@ -121,7 +151,10 @@ function sharedTraceData(event: AgentEvent): TraceEventData {
     case 'postCall':
       return { type: 'postCall', reply: event.reply };
     case 'reply':
-      return { type: 'reply', msg: event.msg };
+      // The stream's reply event is frozen and holds only its type and message: shared as it is.
+      return Object.isFrozen(event) ? event : { type: 'reply', msg: event.msg };
+    case 'preSummary':
+      return { type: 'preSummary', messages: refs.of(event.messages) };
     default:
       return toTraceData(event, shared);
   }

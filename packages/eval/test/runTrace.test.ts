@@ -50,13 +50,15 @@ describe("an eval run's trace: shared, not copied", () => {
     const run = report.cases[0]!;
     const [preCall] = event(run.trace, 'preCall');
     const [first, second] = event(run.trace, 'preReasoning');
-    const [asked] = event(run.trace, 'postReasoning');
+    const asked = run.trace.find((entry) => entry.event.type === 'postReasoning')!.event as {
+      readonly reply: Msg;
+    };
     // The second request's refs: the user's message (the first request's ref, shared), the
     // tool call and the tool result, each naming its message.
     expect(second!.messages.map((ref) => ref.role)).toEqual(['user', 'assistant', 'tool']);
     expect(second!.messages[0]).toBe(first!.messages[0]);
     expect(second!.messages[0]!.id).toBe(preCall!.input[0]!.id);
-    expect(second!.messages[1]!.id).toBe(asked!.reply.id);
+    expect(second!.messages[1]!.id).toBe(asked.reply.id);
     expect(Object.keys(second!.messages[2]!).sort()).toEqual(['id', 'name', 'role']);
     // The reply event is the run's reply.
     const [reply] = event(run.trace, 'reply');

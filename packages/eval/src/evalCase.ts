@@ -25,22 +25,29 @@ export function loadDataset(dataset: readonly EvalCase[] | string): readonly Eva
   }
   const seen = new Set<string>();
   cases.forEach((testCase: Partial<EvalCase> | null, index) => {
-    const where =
-      typeof dataset === 'string' ? `${dataset} case ${index + 1}` : `dataset[${index}]`;
     if (typeof testCase?.id !== 'string' || testCase.id === '') {
-      throw new InvalidArgumentError(`evaluate: ${where} needs a non-empty string "id".`);
+      throw new InvalidArgumentError(
+        `evaluate: ${caseName(dataset, index)} needs a non-empty string "id".`,
+      );
     }
     if (testCase.input === undefined) {
-      throw new InvalidArgumentError(`evaluate: ${where} ("${testCase.id}") has no "input".`);
+      throw new InvalidArgumentError(
+        `evaluate: ${caseName(dataset, index)} ("${testCase.id}") has no "input".`,
+      );
     }
     if (seen.has(testCase.id)) {
       throw new InvalidArgumentError(
-        `evaluate: ${where} repeats the id "${testCase.id}"; every case needs its own id.`,
+        `evaluate: ${caseName(dataset, index)} repeats the id "${testCase.id}"; every case needs its own id.`,
       );
     }
     seen.add(testCase.id);
   });
   return cases;
+}
+
+/** Where a bad case is, for its error (made only then: no string per valid case). */
+function caseName(dataset: readonly EvalCase[] | string, index: number): string {
+  return typeof dataset === 'string' ? `${dataset} case ${index + 1}` : `dataset[${index}]`;
 }
 
 function readJsonl(path: string): EvalCase[] {

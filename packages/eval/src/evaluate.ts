@@ -83,18 +83,19 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   if (typeof traceChunks !== 'boolean') {
     throw new TypeError(`evaluate: traceChunks must be a boolean, not ${String(traceChunks)}.`);
   }
-  const runner = { agent: options.agent, scorers, traceChunks };
-  const runs = cases.flatMap((testCase) =>
-    Array.from({ length: trials }, (_, trial) => ({ testCase, trial })),
-  );
+  const runner = { agent: options.agent, scorers: [...scorers], traceChunks };
+  const runs: { readonly testCase: EvalCase; readonly trial: number }[] = [];
+  for (const testCase of cases)
+    for (let trial = 0; trial < trials; trial++) runs.push({ testCase, trial });
   const progress = new ProgressLine(progressOut(options.progress), runs.length);
+  const finished = (result: CaseResult): void => progress.finished(result.passed);
   const startedAt = new Date();
   const started = performance.now();
   const results = await collect(
     // In dataset order, then trial: the order of `runs`, whatever order they finish in.
     runAll(runs, concurrency, ({ testCase, trial }) => {
       progress.started();
-      return runCase(testCase, trial, runner, (result) => progress.finished(result.passed));
+      return runCase(testCase, trial, runner, finished);
     }),
     options.signal,
   ).finally(() => progress.end());

@@ -1,5 +1,5 @@
 import { type AgentBase, type AgentEvent, type Msg, userMsg } from '@rxagent/core';
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Observer, type Subscriber, type Subscription } from 'rxjs';
 import type { EvalCase } from './evalCase.js';
 import type { CaseResult } from './evalReport.js';
 import { checkedScore, type Score, type ScoreFn } from './scorer.js';
@@ -8,12 +8,11 @@ import { RunTrace, TRACE_EVENTS } from './trace/runTrace.js';
 /** What one run needs: the agent factory, the scorers by name, and what its trace keeps. */
 export interface CaseRunner {
   readonly agent: (testCase: EvalCase) => AgentBase;
-  readonly scorers: ReadonlyMap<string, ScoreFn>;
+  /** The scorers as `[name, score]` pairs, in order (made once for every run). */
+  readonly scorers: readonly (readonly [string, ScoreFn])[];
   /** Keep the per-chunk events in the trace (`EvaluateOptions.traceChunks`). */
   readonly traceChunks?: boolean;
 }
-
-type Outcome = { readonly reply: Msg } | { readonly error: string };
 
 /** The stream options of a run whose trace leaves the chunk events out, and of one that keeps them. */
 const WITHOUT_CHUNKS = Object.freeze({ events: TRACE_EVENTS });
@@ -34,86 +33,102 @@ export function runCase(
   runner: CaseRunner,
   onResult?: (result: CaseResult) => void,
 ): Observable<CaseResult> {
-  return new Observable<CaseResult>((subscriber) => {
-    const started = performance.now();
-    const trace = new RunTrace(started);
-    let latencyMs = 0;
-    let call: Subscription | undefined;
-    let done = false;
-    const finish = (outcome: Outcome): void => {
-      latencyMs = performance.now() - started;
-      scoreAll(testCase, outcome, trace, runner.scorers, (scores) => {
-        if (subscriber.closed) return;
-        const value = result(testCase, trial, outcome, scores, trace, latencyMs);
-        onResult?.(value);
-        subscriber.next(value);
-        subscriber.complete();
-      });
-    };
-    let reply: Msg | undefined;
-    try {
-      const agent = runner.agent(testCase);
-      const options = runner.traceChunks === true ? WITH_CHUNKS : WITHOUT_CHUNKS;
-      call = agent.stream(inputOf(testCase.input), options).subscribe({
-        next: (event: AgentEvent) => {
-          trace.record(event);
-          if (event.type === 'reply') reply = event.msg;
-        },
-        error: (error: unknown) => {
-          done = true;
-          finish({ error: errorText(error) });
-        },
-        complete: () => {
-          done = true;
-          finish(reply !== undefined ? { reply } : { error: 'the agent gave no reply' });
-        },
-      });
-    } catch (error) {
-      done = true;
-      finish({ error: errorText(error) });
-    }
-    return () => {
-      if (!done) call?.unsubscribe();
-    };
-  });
-}
-
-function inputOf(input: EvalCase['input']): Msg | Msg[] {
-  if (typeof input === 'string') return userMsg(input);
-  return Array.isArray(input) ? [...(input as readonly Msg[])] : (input as Msg);
+  return new Observable<CaseResult>((subscriber) =>
+    new CaseRun(testCase, trial, runner, subscriber, onResult).start(),
+  );
 }
 
 /**
- * Runs every scorer in order and hands `done` the scores by name. Synchronous scorers run
- * one after another with no Promise; the first Promise a scorer returns is awaited, then the
- * rest go on the same way.
+ * One subscription of `runCase`: the observer of the agent's stream and the teardown of
+ * the run in one object (one allocation per run, where closures would be several).
  */
-function scoreAll(
-  testCase: EvalCase,
-  outcome: Outcome,
-  trace: RunTrace,
-  scorers: ReadonlyMap<string, ScoreFn>,
-  done: (scores: Record<string, Score>) => void,
-): void {
-  const scores: Record<string, Score> = {};
-  if (!('reply' in outcome)) {
-    for (const name of scorers.keys())
-      scores[name] = { score: 0, reason: `the run failed: ${outcome.error}` };
-    done(scores);
-    return;
+class CaseRun implements Observer<AgentEvent> {
+  readonly #testCase: EvalCase;
+  readonly #trial: number;
+  readonly #runner: CaseRunner;
+  readonly #subscriber: Subscriber<CaseResult>;
+  readonly #onResult: ((result: CaseResult) => void) | undefined;
+  readonly #started = performance.now();
+  readonly #trace: RunTrace;
+  #call: Subscription | undefined = undefined;
+  #reply: Msg | undefined = undefined;
+  #done = false;
+  #latencyMs = 0;
+
+  constructor(
+    testCase: EvalCase,
+    trial: number,
+    runner: CaseRunner,
+    subscriber: Subscriber<CaseResult>,
+    onResult: ((result: CaseResult) => void) | undefined,
+  ) {
+    this.#testCase = testCase;
+    this.#trial = trial;
+    this.#runner = runner;
+    this.#subscriber = subscriber;
+    this.#onResult = onResult;
+    this.#trace = new RunTrace(this.#started);
   }
-  const { reply } = outcome;
-  const failed = (error: unknown): Score => ({
-    score: 0,
-    reason: `scorer failed: ${errorText(error)}`,
-  });
-  const entries = [...scorers];
-  const next = (from: number): void => {
-    for (let i = from; i < entries.length; i++) {
-      const [name, score] = entries[i]!;
+
+  /** Starts the agent's call; returns the run as its own teardown. */
+  start(): { unsubscribe(): void } {
+    try {
+      const agent = this.#runner.agent(this.#testCase);
+      const options = this.#runner.traceChunks === true ? WITH_CHUNKS : WITHOUT_CHUNKS;
+      const call = agent.stream(inputOf(this.#testCase.input), options).subscribe(this);
+      if (!this.#done) this.#call = call;
+    } catch (error) {
+      this.#end(undefined, errorText(error));
+    }
+    return this;
+  }
+
+  next(event: AgentEvent): void {
+    this.#trace.record(event);
+    if (event.type === 'reply') this.#reply = event.msg;
+  }
+
+  error(error: unknown): void {
+    this.#end(undefined, errorText(error));
+  }
+
+  complete(): void {
+    const reply = this.#reply;
+    if (reply !== undefined) this.#end(reply, '');
+    else this.#end(undefined, 'the agent gave no reply');
+  }
+
+  /** The teardown: cancels the agent's call while it runs. */
+  unsubscribe(): void {
+    if (!this.#done) this.#call?.unsubscribe();
+  }
+
+  /** The call ended with `reply`, or failed with `error`: score, then emit the result. */
+  #end(reply: Msg | undefined, error: string): void {
+    this.#done = true;
+    this.#call = undefined;
+    this.#latencyMs = performance.now() - this.#started;
+    const scorers = this.#runner.scorers;
+    const scores: Record<string, Score> = {};
+    if (reply === undefined) {
+      for (const [name] of scorers) scores[name] = { score: 0, reason: `the run failed: ${error}` };
+      this.#emit(scores, undefined, error);
+    } else this.#score(scores, reply, 0);
+  }
+
+  /**
+   * Runs the scorers from `from` on, in order, into `scores`, then emits. Synchronous scorers
+   * run one after another with no Promise; the first Promise a scorer returns is awaited,
+   * then the rest go on the same way.
+   */
+  #score(scores: Record<string, Score>, reply: Msg, from: number): void {
+    const scorers = this.#runner.scorers;
+    const entries = this.#trace.entries;
+    for (let i = from; i < scorers.length; i++) {
+      const [name, score] = scorers[i]!;
       let value: unknown;
       try {
-        value = score(testCase, reply, trace.entries);
+        value = score(this.#testCase, reply, entries);
       } catch (error) {
         scores[name] = failed(error);
         continue;
@@ -121,24 +136,49 @@ function scoreAll(
       if (isThenable(value)) {
         Promise.resolve(value).then(
           (resolved) => {
-            scores[name] = checked(name, resolved, failed);
-            next(i + 1);
+            scores[name] = checked(name, resolved);
+            this.#score(scores, reply, i + 1);
           },
           (error: unknown) => {
             scores[name] = failed(error);
-            next(i + 1);
+            this.#score(scores, reply, i + 1);
           },
         );
         return;
       }
-      scores[name] = checked(name, value, failed);
+      scores[name] = checked(name, value);
     }
-    done(scores);
-  };
-  next(0);
+    this.#emit(scores, reply, '');
+  }
+
+  #emit(scores: Record<string, Score>, reply: Msg | undefined, error: string): void {
+    const subscriber = this.#subscriber;
+    if (subscriber.closed) return;
+    const value = result(
+      this.#testCase,
+      this.#trial,
+      scores,
+      reply,
+      error,
+      this.#trace,
+      this.#latencyMs,
+    );
+    this.#onResult?.(value);
+    subscriber.next(value);
+    subscriber.complete();
+  }
 }
 
-function checked(name: string, value: unknown, failed: (error: unknown) => Score): Score {
+function inputOf(input: EvalCase['input']): Msg | Msg[] {
+  if (typeof input === 'string') return userMsg(input);
+  return Array.isArray(input) ? [...(input as readonly Msg[])] : (input as Msg);
+}
+
+function failed(error: unknown): Score {
+  return { score: 0, reason: `scorer failed: ${errorText(error)}` };
+}
+
+function checked(name: string, value: unknown): Score {
   try {
     return checkedScore(name, value);
   } catch (error) {
@@ -150,28 +190,30 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
+/** The run's result: `reply` when the call gave one, else `error`. */
 function result(
   testCase: EvalCase,
   trial: number,
-  outcome: Outcome,
   scores: Record<string, Score>,
+  reply: Msg | undefined,
+  error: string,
   trace: RunTrace,
   latencyMs: number,
 ): CaseResult {
-  let passed = 'reply' in outcome;
+  let passed = reply !== undefined;
   if (passed) for (const name in scores) if (scores[name]!.score !== 1) passed = false;
-  return {
-    id: testCase.id,
-    trial,
-    input: testCase.input,
-    ...(testCase.expected !== undefined && { expected: testCase.expected }),
-    scores,
-    passed,
-    ...outcome,
-    usage: trace.usage(),
-    latencyMs,
-    trace: trace.entries,
-  };
+  const usage = trace.usage();
+  const entries = trace.entries;
+  // One literal per shape (no spread of the optional parts): the fields in the same order.
+  const { id, input, expected } = testCase;
+  if (reply !== undefined) {
+    return expected === undefined
+      ? { id, trial, input, scores, passed, reply, usage, latencyMs, trace: entries }
+      : { id, trial, input, expected, scores, passed, reply, usage, latencyMs, trace: entries };
+  }
+  return expected === undefined
+    ? { id, trial, input, scores, passed, error, usage, latencyMs, trace: entries }
+    : { id, trial, input, expected, scores, passed, error, usage, latencyMs, trace: entries };
 }
 
 function errorText(error: unknown): string {

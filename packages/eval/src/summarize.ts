@@ -7,7 +7,14 @@ import type { CaseResult, EvalReport, ScorerSummary } from './evalReport.js';
  */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  return ofSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+}
+
+/** `percentile` of values already sorted ascending (not empty). */
+function ofSorted(sorted: readonly number[], p: number): number {
   const rank = (p / 100) * (sorted.length - 1);
   const low = Math.floor(rank);
   const high = Math.ceil(rank);
@@ -17,37 +24,54 @@ export function percentile(values: readonly number[], p: number): number {
 const mean = (values: readonly number[]) =>
   values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/** The report's aggregate fields from its runs. */
+/** The report's aggregate fields from its runs (one pass over them per scorer, one for the rest). */
 export function summarize(
   cases: readonly CaseResult[],
   scorerNames: readonly string[],
 ): Pick<EvalReport, 'scorers' | 'latency' | 'tokens' | 'score' | 'passRate' | 'errors'> {
+  const count = cases.length;
   const scorers: Record<string, ScorerSummary> = {};
   for (const name of scorerNames) {
-    const scores = cases.map((result) => result.scores[name]?.score ?? 0);
+    let sum = 0;
+    let ones = 0;
+    for (const result of cases) {
+      const score = result.scores[name]?.score ?? 0;
+      sum += score;
+      if (score === 1) ones++;
+    }
     scorers[name] = {
-      mean: mean(scores),
-      passRate: mean(scores.map((score) => (score === 1 ? 1 : 0))),
+      mean: count === 0 ? 0 : sum / count,
+      passRate: count === 0 ? 0 : ones / count,
     };
   }
-  const latencies = cases.map((result) => result.latencyMs);
+  const latencies = new Array<number>(count);
   const tokens: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  for (const { usage } of cases) {
-    tokens.inputTokens += usage.inputTokens;
-    tokens.outputTokens += usage.outputTokens;
-    tokens.totalTokens += usage.totalTokens;
+  let latencySum = 0;
+  let passed = 0;
+  let errors = 0;
+  for (let i = 0; i < count; i++) {
+    const result = cases[i]!;
+    latencies[i] = result.latencyMs;
+    latencySum += result.latencyMs;
+    tokens.inputTokens += result.usage.inputTokens;
+    tokens.outputTokens += result.usage.outputTokens;
+    tokens.totalTokens += result.usage.totalTokens;
+    if (result.passed) passed++;
+    if (result.reply === undefined) errors++;
   }
+  // Sorted once for both percentiles and the maximum.
+  latencies.sort((a, b) => a - b);
   return {
     scorers,
     latency: {
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      mean: mean(latencies),
-      max: latencies.length === 0 ? 0 : Math.max(...latencies),
+      p50: count === 0 ? 0 : ofSorted(latencies, 50),
+      p95: count === 0 ? 0 : ofSorted(latencies, 95),
+      mean: count === 0 ? 0 : latencySum / count,
+      max: count === 0 ? 0 : latencies[count - 1]!,
     },
     tokens,
     score: mean(Object.values(scorers).map((summary) => summary.mean)),
-    passRate: mean(cases.map((result) => (result.passed ? 1 : 0))),
-    errors: cases.filter((result) => result.reply === undefined).length,
+    passRate: count === 0 ? 0 : passed / count,
+    errors,
   };
 }

@@ -1,5 +1,5 @@
 import type { AgentEvent, HookEventType, Usage } from '@rxagent/core';
-import { sharedTraceEntry, type TraceEntry } from './traceEntry.js';
+import { MessageRefs, sharedTraceEntry, type TraceEntry } from './traceEntry.js';
 
 /**
  * Every hook event type but the per-chunk ones, as a record typed over `HookEventType`: a
@@ -32,36 +32,46 @@ export const TRACE_EVENTS: readonly HookEventType[] = Object.freeze(
  * The trace of one eval run, recorded as its events come: each a timed `TraceEntry` that
  * shares the event's messages, tool calls and results instead of copying them to JSON (the
  * run is over before anyone reads it), so recording costs an entry per event and keeps
- * nothing else of the event alive.
+ * nothing else of the event alive. The run's token usage is summed as the events come.
  */
 export class RunTrace {
   readonly entries: TraceEntry[] = [];
   readonly #started: number;
-  #lane: string | undefined;
+  #lane: string | undefined = undefined;
+  readonly #refs = new MessageRefs();
+  #inputTokens = 0;
+  #outputTokens = 0;
+  #totalTokens = 0;
 
   constructor(started: number) {
     this.#started = started;
   }
 
   /** Records `event` at the current time. */
-  readonly record = (event: AgentEvent): void => {
+  record(event: AgentEvent): void {
     // The final reply event names no agent: it belongs to the lane of the call's agent.
     const at = performance.now() - this.#started;
-    const entry = sharedTraceEntry(event, at, 'agent' in event ? undefined : this.#lane);
+    const entry = sharedTraceEntry(
+      event,
+      at,
+      'agent' in event ? undefined : this.#lane,
+      this.#refs,
+    );
     this.#lane = entry.agent;
     this.entries.push(entry);
-  };
+    if ((event.type === 'postReasoning' || event.type === 'postSummary') && event.usage) {
+      this.#inputTokens += event.usage.inputTokens;
+      this.#outputTokens += event.usage.outputTokens;
+      this.#totalTokens += event.usage.totalTokens;
+    }
+  }
 
   /** Tokens of the model requests (reasoning and summary) of the run, nested agents' included. */
   usage(): Usage {
-    const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    for (const { event } of this.entries) {
-      if ((event.type === 'postReasoning' || event.type === 'postSummary') && event.usage) {
-        usage.inputTokens += event.usage.inputTokens;
-        usage.outputTokens += event.usage.outputTokens;
-        usage.totalTokens += event.usage.totalTokens;
-      }
-    }
-    return usage;
+    return {
+      inputTokens: this.#inputTokens,
+      outputTokens: this.#outputTokens,
+      totalTokens: this.#totalTokens,
+    };
   }
 }

@@ -76,12 +76,117 @@ export function toTraceEntry(event: AgentEvent, at: number, agent?: string): Tra
  * `toTraceEntry` without the JSON copies: the entry shares the event's messages, tool calls
  * and results (an eval run's trace, whose run is over when it is read). Internal.
  */
-export function sharedTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
+export function sharedTraceEntry(
+  event: AgentEvent,
+  at: number,
+  agent?: string,
+  refs: MessageRefs = new MessageRefs(),
+): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: toTraceData(event, shared) };
+  return { at, agent: name, event: sharedTraceData(event, refs) };
+}
+
+/**
+ * The message refs of a run's requests, made once per message: a request's messages are
+ * mostly the previous request's with a few more at the end, so the refs of that common
+ * start are the previous request's refs (the same objects), and a run of n requests keeps
+ * O(n) refs, not O(n²). Internal.
+ */
+export class MessageRefs {
+  #messages: readonly Msg[] = [];
+  #refs: readonly TraceMessageRef[] = [];
+
+  /** The refs of `messages`, sharing those of the previous call's messages where they are the same objects. */
+  of(messages: readonly Msg[]): TraceMessageRef[] {
+    const last = this.#messages;
+    const lastRefs = this.#refs;
+    const refs = new Array<TraceMessageRef>(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      const msg = messages[i]!;
+      refs[i] = i < last.length && last[i] === msg ? lastRefs[i]! : refOf(msg);
+    }
+    this.#messages = messages;
+    this.#refs = refs;
+    return refs;
+  }
+}
+
+/**
+ * `toTraceData` without copies, for `sharedTraceEntry`: the objects an event already holds
+ * (messages, tool calls, results, usage) are kept as they are, each object is built with
+ * its fields in one literal (no spread of an optional part), and a request's tool names are
+ * one frozen array shared by every request that offers the same tools (`toolNames`).
+ */
+function sharedTraceData(event: AgentEvent, refs: MessageRefs): TraceEventData {
+  switch (event.type) {
+    case 'preReasoning': {
+      const messages = refs.of(event.messages);
+      const tools = toolNames(event.tools);
+      return event.toolChoice === undefined
+        ? { type: 'preReasoning', messages, tools }
+        : { type: 'preReasoning', messages, tools, toolChoice: event.toolChoice as JsonValue };
+    }
+    case 'postReasoning':
+    case 'postSummary': {
+      const { usage, finishReason } = event;
+      if (usage === undefined) {
+        return finishReason === undefined
+          ? { type: event.type, reply: event.reply }
+          : { type: event.type, reply: event.reply, finishReason };
+      }
+      return finishReason === undefined
+        ? { type: event.type, reply: event.reply, usage }
+        : { type: event.type, reply: event.reply, usage, finishReason };
+    }
+    case 'preActing':
+      return event.deniedReason === undefined
+        ? { type: 'preActing', toolCall: event.toolCall }
+        : { type: 'preActing', toolCall: event.toolCall, deniedReason: event.deniedReason };
+    case 'postActing': {
+      const result = event.result as unknown as JsonObject;
+      return event.resultKind === undefined
+        ? { type: 'postActing', toolCall: event.toolCall, result }
+        : { type: 'postActing', toolCall: event.toolCall, result, resultKind: event.resultKind };
+    }
+    case 'postCall':
+      return { type: 'postCall', reply: event.reply };
+    case 'reply':
+      // The stream's reply event is frozen and holds only its type and message: shared as it is.
+      return Object.isFrozen(event) ? event : { type: 'reply', msg: event.msg };
+    case 'preSummary':
+      return { type: 'preSummary', messages: refs.of(event.messages) };
+    default:
+      return toTraceData(event, shared);
+  }
 }
 
 const shared = <T>(value: T): T => value;
+
+/** The last tool names made, shared while the tools offered stay the same (frozen). */
+let lastToolNames: readonly string[] = Object.freeze([]);
+
+/**
+ * The names of `tools`, as the same frozen array as last time when they are the same names
+ * in the same order (every request of an agent, and of agents sharing a toolkit, usually).
+ */
+function toolNames(
+  tools: readonly { readonly function: { readonly name: string } }[],
+): readonly string[] {
+  const last = lastToolNames;
+  if (tools.length === last.length) {
+    let same = true;
+    for (let i = 0; i < tools.length; i++) {
+      if (tools[i]!.function.name !== last[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last;
+  }
+  const names = Object.freeze(tools.map((tool) => tool.function.name));
+  lastToolNames = names;
+  return names;
+}
 
 function toTraceData(event: AgentEvent, json: <T>(value: T) => T): TraceEventData {
   switch (event.type) {

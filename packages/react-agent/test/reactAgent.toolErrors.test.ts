@@ -6,7 +6,7 @@ import {
   tool,
   userMsg,
 } from '@rxagent/core';
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { harness, wireMessages } from './harness.js';
@@ -224,5 +224,22 @@ describe('ReActAgent tool exceptions', () => {
     const reply = await lastValueFrom(agent.call(userMsg('Check my quota.')));
     expect(seen).toEqual(['fetch_quota']);
     expect(reply.content).toEqual([{ type: 'text', text: 'No quota left.' }]);
+  });
+
+  it('fails the call with the error of a Toolkit subclass whose execute errors', async () => {
+    const broken = new Error('broken toolkit');
+    class Broken extends Toolkit {
+      override execute() {
+        return throwError(() => broken);
+      }
+    }
+    const ok = tool({
+      name: 'fetch_quota',
+      description: 'Reads.',
+      parameters: z.object({}),
+      execute: () => '5 left',
+    });
+    const { agent } = await harness(SCRIPT, { toolkit: new Broken([ok]) });
+    await expect(lastValueFrom(agent.call(userMsg('Check my quota.')))).rejects.toBe(broken);
   });
 });

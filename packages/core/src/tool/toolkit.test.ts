@@ -600,6 +600,9 @@ function started(toolkit: Toolkit, request: ToolCallRequest, context: ToolExecut
         expect(completed).toBe(false);
         events.push(event);
       },
+      error: (error: unknown) => {
+        throw error;
+      },
       complete: () => {
         expect(completed).toBe(false);
         completed = true;
@@ -738,5 +741,21 @@ describe('Toolkit.startExecute (the run without an Observable around it)', () =>
     const [event] = await started(replaced, call('echo', { text: 'a' }), trackedContext().context)
       .done;
     expect(event).toMatchObject({ result: { output: 'replaced' } });
+  });
+
+  it('sends the error of an overridden execute to the sink', () => {
+    const broken = new Error('broken toolkit');
+    class Broken extends Toolkit {
+      override execute() {
+        return throwError(() => broken);
+      }
+    }
+    const errors: unknown[] = [];
+    new Broken([echo]).startExecute(call('echo', { text: 'a' }), trackedContext().context, {
+      next: () => expect.unreachable(),
+      error: (error) => errors.push(error),
+      complete: () => expect.unreachable(),
+    });
+    expect(errors).toEqual([broken]);
   });
 });

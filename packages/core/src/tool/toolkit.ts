@@ -186,16 +186,17 @@ export class Toolkit implements StateModule {
    * What subscribing to `execute(call, context)` does, with `sink` as the subscriber: the
    * same events, every failure an error result, the same timeout and abort; returns the
    * teardown, which stops the run as an unsubscribe does. `sink` must behave like a
-   * subscriber (see `ToolRunSink`). For the agents of rxagent, which run each tool call
-   * without an Observable around it; a toolkit whose `execute` was overridden or replaced
-   * is run through that `execute`.
+   * subscriber (see `ToolRunSink`); its `error` runs only when an overridden `execute`
+   * errors. For the agents of rxagent, which run each tool call without an Observable
+   * around it; a toolkit whose `execute` was overridden or replaced is run through that
+   * `execute`.
    *
    * @internal Not part of the public API; it may change in any release.
    */
   startExecute(
     call: ToolCallRequest,
     context: ToolExecutionContext,
-    sink: Pick<Observer<ToolEvent>, 'next' | 'complete'>,
+    sink: Pick<Observer<ToolEvent>, 'next' | 'error' | 'complete'>,
   ): TeardownLogic {
     if (this.execute !== Toolkit.prototype.execute) {
       return this.execute(call, context).subscribe(sink);

@@ -279,7 +279,7 @@ class ToolCallRun {
    * one), without an Observable around the run: the toolkit's `startExecute`. Returns the
    * teardown that stops the run.
    */
-  start(sink: Pick<Observer<ToolEvent>, 'next' | 'complete'>): TeardownLogic {
+  start(sink: Observer<ToolEvent>): TeardownLogic {
     const duplicate = this.#duplicate();
     if (duplicate !== undefined) {
       sink.next(duplicate);

@@ -54,8 +54,14 @@ export function runTool(run: ToolRun): Observable<ToolEvent> {
   return new Observable<ToolEvent>((subscriber) => startToolRun(run, subscriber));
 }
 
+/**
+ * Where a run sends its events: a subscriber, or an observer that behaves like one (the run
+ * sends nothing after its `complete`, nor once its teardown ran).
+ */
+export type ToolRunSink = Pick<Subscriber<ToolEvent>, 'next' | 'complete'>;
+
 /** What `runTool(run)` does for `subscriber` once subscribed; returns the teardown. */
-export function startToolRun(run: ToolRun, subscriber: Subscriber<ToolEvent>): TeardownLogic {
+export function startToolRun(run: ToolRun, subscriber: ToolRunSink): TeardownLogic {
   return new ToolRunEngine(run, subscriber).start();
 }
 
@@ -67,7 +73,7 @@ export function startToolRun(run: ToolRun, subscriber: Subscriber<ToolEvent>): T
  */
 class ToolRunEngine {
   readonly #run: ToolRun;
-  readonly #subscriber: Subscriber<ToolEvent>;
+  readonly #subscriber: ToolRunSink;
   readonly #controller = new LazyAbortController();
   #inner: Subscription | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,7 +82,7 @@ class ToolRunEngine {
   #hasLast = false;
   #last: ToolOutput = '';
 
-  constructor(run: ToolRun, subscriber: Subscriber<ToolEvent>) {
+  constructor(run: ToolRun, subscriber: ToolRunSink) {
     this.#run = run;
     this.#subscriber = subscriber;
   }

@@ -11,6 +11,7 @@ import {
   type ToolReturn,
   tool,
 } from './tool.js';
+import { toolErrorOf } from './toolErrorOf.js';
 import { Toolkit } from './toolkit.js';
 
 const echo = tool({
@@ -585,5 +586,176 @@ describe('Toolkit.resultLimit', () => {
         }),
       ).toThrow(/tool\("t"\): maxResultChars/);
     }
+  });
+});
+
+/** The events `startExecute` sends to a sink, collected until its `complete` (none after it). */
+function started(toolkit: Toolkit, request: ToolCallRequest, context: ToolExecutionContext) {
+  const events: ToolEvent[] = [];
+  let completed = false;
+  let teardown: ReturnType<Toolkit['startExecute']>;
+  const done = new Promise<ToolEvent[]>((resolve) => {
+    teardown = toolkit.startExecute(request, context, {
+      next: (event) => {
+        expect(completed).toBe(false);
+        events.push(event);
+      },
+      error: (error: unknown) => {
+        throw error;
+      },
+      complete: () => {
+        expect(completed).toBe(false);
+        completed = true;
+        resolve(events);
+      },
+    });
+  });
+  return { done, teardown: () => teardown, events };
+}
+
+describe('Toolkit.startExecute (the run without an Observable around it)', () => {
+  const boom = new Error('boom');
+  const cases: [string, () => Toolkit, ToolCallRequest][] = [
+    ['a sync result', () => new Toolkit([echo]), call('echo', { text: 'a', times: 2 })],
+    ['chunks then a result', () => new Toolkit([make('t', () => of('a', 'ab'))]), call('t')],
+    ['a resolved Promise', () => new Toolkit([make('t', async () => ({ ok: 1 }))]), call('t')],
+    [
+      'a throw',
+      () =>
+        new Toolkit([
+          make('t', () => {
+            throw boom;
+          }),
+        ]),
+      call('t'),
+    ],
+    ['a rejected Promise', () => new Toolkit([make('t', () => Promise.reject(boom))]), call('t')],
+    [
+      'an Observable error',
+      () => new Toolkit([make('t', () => throwError(() => boom))]),
+      call('t'),
+    ],
+    ['a bad return value', () => new Toolkit([make('t', () => undefined as never)]), call('t')],
+    ['a timeout', () => new Toolkit([make('t', () => NEVER, 5)]), call('t')],
+    ['an unknown tool', () => new Toolkit([echo]), call('ecko')],
+    ['invalid arguments', () => new Toolkit([echo]), call('echo', { times: 'x' })],
+    ['malformed JSON', () => new Toolkit([echo]), { id: 'c1', name: 'echo', rawArguments: '{' }],
+  ];
+
+  it.each(cases)('sends what execute() emits for %s', async (_, toolkit, request) => {
+    const expected = await run(toolkit(), request);
+    const tracked = trackedContext();
+    const events = await started(toolkit(), request, tracked.context).done;
+    expect(events).toEqual(expected);
+    const last = events.at(-1);
+    const error = last?.type === 'result' ? toolErrorOf(last.result) : undefined;
+    const expectedLast = expected.at(-1);
+    expect(error).toBe(
+      expectedLast?.type === 'result' ? toolErrorOf(expectedLast.result) : undefined,
+    );
+    expect(tracked.listeners()).toBe(0);
+  });
+
+  it('keeps the thrown or rejected error on the result', async () => {
+    const thrown = new Toolkit([
+      make('t', () => {
+        throw boom;
+      }),
+    ]);
+    const [fromThrow] = await started(thrown, call('t'), trackedContext().context).done;
+    expect(fromThrow?.type === 'result' && toolErrorOf(fromThrow.result)).toBe(boom);
+    const rejected = new Toolkit([make('t', () => Promise.reject(boom))]);
+    const [fromReject] = await started(rejected, call('t'), trackedContext().context).done;
+    expect(fromReject?.type === 'result' && toolErrorOf(fromReject.result)).toBe(boom);
+  });
+
+  it('answers an abort of the call signal with [interrupted], aborting the tool signal', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const tracked = trackedContext();
+    const toolkit = new Toolkit([
+      make('t', (_, ctx) => {
+        toolSignal = ctx.signal;
+        return new Promise<string>(() => undefined);
+      }),
+    ]);
+    const { done } = started(toolkit, call('t'), tracked.context);
+    expect(tracked.listeners()).toBe(1);
+    tracked.controller.abort();
+    const [event] = await done;
+    expect(event?.type === 'result' && event.result).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/^\[interrupted\] Tool "t"/),
+    });
+    expect(toolSignal?.aborted).toBe(true);
+    expect(tracked.listeners()).toBe(0);
+  });
+
+  it('stops the run when its teardown runs: tool signal aborted, nothing sent after, no listener or timer', async () => {
+    vi.useFakeTimers();
+    let toolSignal: AbortSignal | undefined;
+    let resolveTool: (value: string) => void = () => undefined;
+    const toolkit = new Toolkit([
+      make('t', (_, ctx) => {
+        toolSignal = ctx.signal;
+        return new Promise<string>((resolve) => {
+          resolveTool = resolve;
+        });
+      }),
+    ]);
+    const tracked = trackedContext();
+    const { teardown, events } = started(toolkit, call('t'), tracked.context);
+    const stop = teardown();
+    expect(typeof stop).toBe('function');
+    (stop as () => void)();
+    expect(toolSignal?.aborted).toBe(true);
+    resolveTool('late');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(events).toEqual([]);
+    expect(tracked.listeners()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('runs a toolkit whose execute was overridden through that execute', async () => {
+    class Logged extends Toolkit {
+      override execute(request: ToolCallRequest, _context: ToolExecutionContext) {
+        return of<ToolEvent>({
+          type: 'result',
+          result: { type: 'tool_result', id: request.id, name: request.name, output: 'logged' },
+        });
+      }
+    }
+    const events = await started(
+      new Logged([echo]),
+      call('echo', { text: 'a' }),
+      trackedContext().context,
+    ).done;
+    expect(events).toEqual([
+      { type: 'result', result: { type: 'tool_result', id: 'c1', name: 'echo', output: 'logged' } },
+    ]);
+    const replaced = new Toolkit([echo]);
+    replaced.execute = () =>
+      of<ToolEvent>({
+        type: 'result',
+        result: { type: 'tool_result', id: 'c1', name: 'echo', output: 'replaced' },
+      });
+    const [event] = await started(replaced, call('echo', { text: 'a' }), trackedContext().context)
+      .done;
+    expect(event).toMatchObject({ result: { output: 'replaced' } });
+  });
+
+  it('sends the error of an overridden execute to the sink', () => {
+    const broken = new Error('broken toolkit');
+    class Broken extends Toolkit {
+      override execute() {
+        return throwError(() => broken);
+      }
+    }
+    const errors: unknown[] = [];
+    new Broken([echo]).startExecute(call('echo', { text: 'a' }), trackedContext().context, {
+      next: () => expect.unreachable(),
+      error: (error) => errors.push(error),
+      complete: () => expect.unreachable(),
+    });
+    expect(errors).toEqual([broken]);
   });
 });

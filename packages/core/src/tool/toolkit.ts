@@ -1,10 +1,10 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable, type Observer, type TeardownLogic } from 'rxjs';
 import { InvalidArgumentError, StateError, ToolError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { ToolSchema } from '../model/chatModel.js';
 import { checkOptions } from '../options/checkOptions.js';
 import type { StateModule } from '../state/stateModule.js';
-import { startToolRun } from './runTool.js';
+import { startToolRun, type ToolRunSink } from './runTool.js';
 import { toJsonSchema } from './schema.js';
 import {
   isCharLimit,
@@ -179,15 +179,29 @@ export class Toolkit implements StateModule {
    */
   execute(call: ToolCallRequest, context: ToolExecutionContext): Observable<ToolEvent> {
     // One Observable that starts the run itself: no defer and inner Observable per call.
-    return new Observable<ToolEvent>((subscriber) => {
-      const tool = this.isEnabled(call.name) ? this.#find(call.name) : undefined;
-      if (tool === undefined) return answer(subscriber, this.#unknownTool(call));
-      const resolved = resolveArguments(tool, call);
-      if (!resolved.ok) return answer(subscriber, errorResult(call, resolved.message));
-      const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
-      const run = { tool, callId: call.id, args: resolved.args, context, timeoutMs };
-      return startToolRun(run, subscriber);
-    });
+    return new Observable<ToolEvent>((subscriber) => this.#start(call, context, subscriber));
+  }
+
+  /**
+   * What subscribing to `execute(call, context)` does, with `sink` as the subscriber: the
+   * same events, every failure an error result, the same timeout and abort; returns the
+   * teardown, which stops the run as an unsubscribe does. `sink` must behave like a
+   * subscriber (see `ToolRunSink`); its `error` runs only when an overridden `execute`
+   * errors. For the agents of rxagent, which run each tool call without an Observable
+   * around it; a toolkit whose `execute` was overridden or replaced is run through that
+   * `execute`.
+   *
+   * @internal Not part of the public API; it may change in any release.
+   */
+  startExecute(
+    call: ToolCallRequest,
+    context: ToolExecutionContext,
+    sink: Pick<Observer<ToolEvent>, 'next' | 'error' | 'complete'>,
+  ): TeardownLogic {
+    if (this.execute !== Toolkit.prototype.execute) {
+      return this.execute(call, context).subscribe(sink);
+    }
+    return this.#start(call, context, sink);
   }
 
   /** `{ version: 1, disabled }`: the names of disabled tools. */
@@ -219,6 +233,16 @@ export class Toolkit implements StateModule {
     for (const name of disabled as string[]) this.#disabled.add(name);
   }
 
+  #start(call: ToolCallRequest, context: ToolExecutionContext, sink: ToolRunSink): TeardownLogic {
+    const tool = this.isEnabled(call.name) ? this.#find(call.name) : undefined;
+    if (tool === undefined) return answer(sink, this.#unknownTool(call));
+    const resolved = resolveArguments(tool, call);
+    if (!resolved.ok) return answer(sink, errorResult(call, resolved.message));
+    const timeoutMs = tool.timeoutMs ?? this.#timeoutMs;
+    const run = { tool, callId: call.id, args: resolved.args, context, timeoutMs };
+    return startToolRun(run, sink);
+  }
+
   #find(name: string): AnyTool | undefined {
     const own = this.#tools.get(name);
     if (own !== undefined || this.#parent === undefined) return own;
@@ -238,7 +262,7 @@ export class Toolkit implements StateModule {
 }
 
 /** Emits `event` as the whole run (a call answered without running its tool). */
-function answer(subscriber: Subscriber<ToolEvent>, event: ToolEvent): undefined {
+function answer(subscriber: ToolRunSink, event: ToolEvent): undefined {
   subscriber.next(event);
   subscriber.complete();
   return undefined;

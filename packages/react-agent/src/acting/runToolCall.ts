@@ -6,6 +6,7 @@ import {
   Phases,
   type PostActingEvent,
   type PreActingEvent,
+  type ToolCallRequest,
   type ToolDecisionMetadata,
   type ToolEvent,
   type ToolExecutionContext,
@@ -17,7 +18,15 @@ import {
   toolOutputText,
   truncateResult,
 } from '@rxagent/core';
-import { concatMap, EMPTY, Observable, type Observer, of, type Subscription } from 'rxjs';
+import {
+  concatMap,
+  EMPTY,
+  Observable,
+  type Observer,
+  of,
+  type Subscription,
+  type TeardownLogic,
+} from 'rxjs';
 import type { Resolutions } from '../loop/decisions.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { StopSwitch } from '../loop/stopSwitch.js';
@@ -128,7 +137,7 @@ export function startToolCall(
     const start = (): void => {
       // Nobody listens to the tool's chunks: take its result event straight from the run.
       if (context.listens('actingChunk')) phases.after(run.result(), onResult);
-      else phases.subscription.add(run.events().subscribe(new ResultObserver(phases, onResult)));
+      else phases.subscription.add(run.start(new ResultObserver(phases, onResult)));
     };
     // A durable call marks the tool started in a checkpoint before it runs.
     const started = state.checkpoints?.beforeTool(toolCall);
@@ -260,22 +269,47 @@ class ToolCallRun {
 
   /** The toolkit's events for this call (chunks, then the result); a duplicate's result at once. */
   events(): Observable<ToolEvent> {
-    if (this.#dedupe) {
-      const previous = this.state.seenCalls.get(this.#key);
-      if (previous) {
-        this.duplicate = true;
-        return of({ type: 'result', result: duplicateResult(this.call, previous) });
-      }
-      this.state.seenCalls.set(this.#key, { id: this.call.id });
+    const duplicate = this.#duplicate();
+    if (duplicate !== undefined) return of(duplicate);
+    return this.state.toolkit.execute(this.#request(), this.#context());
+  }
+
+  /**
+   * What subscribing to `events()` does, with `sink` as the subscriber (it must behave like
+   * one), without an Observable around the run: the toolkit's `startExecute`. Returns the
+   * teardown that stops the run.
+   */
+  start(sink: Observer<ToolEvent>): TeardownLogic {
+    const duplicate = this.#duplicate();
+    if (duplicate !== undefined) {
+      sink.next(duplicate);
+      sink.complete();
+      return undefined;
     }
+    return this.state.toolkit.startExecute(this.#request(), this.#context(), sink);
+  }
+
+  /** The result event of a duplicate (the call is not run), or `undefined`: then it is run. */
+  #duplicate(): ToolEvent | undefined {
+    if (!this.#dedupe) return undefined;
+    const previous = this.state.seenCalls.get(this.#key);
+    if (previous) {
+      this.duplicate = true;
+      return { type: 'result', result: duplicateResult(this.call, previous) };
+    }
+    this.state.seenCalls.set(this.#key, { id: this.call.id });
+    return undefined;
+  }
+
+  #request(): ToolCallRequest {
     const { call, raw } = this;
-    const { toolkit } = this.state;
-    return toolkit.execute(
-      typeof raw === 'string'
-        ? { id: call.id, name: call.name, rawArguments: raw }
-        : { id: call.id, name: call.name, input: call.input },
-      toolContext(this.state, call.id, this.resume),
-    );
+    return typeof raw === 'string'
+      ? { id: call.id, name: call.name, rawArguments: raw }
+      : { id: call.id, name: call.name, input: call.input };
+  }
+
+  #context(): ToolExecutionContext {
+    return toolContext(this.state, this.call.id, this.resume);
   }
 
   /** Records the result for dedupe: only successes (a failed call may be worth retrying). */

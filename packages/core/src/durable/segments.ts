@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SessionCorruptError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 
@@ -72,6 +72,8 @@ export class Segments {
   readonly #blocks = new Map<string, (Block | undefined)[]>();
   /** The key part of each messages path seen (`pathName`), by the path's names joined. */
   readonly #names = new Map<string, string>();
+  /** The `objects` of the split under way. */
+  #objects = false;
 
   constructor(key: string, size: number) {
     this.#key = key;
@@ -94,11 +96,17 @@ export class Segments {
     for (const key of keys) this.#stored.delete(key);
   }
 
-  /** Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail. */
-  split(state: JsonObject): SplitState {
+  /**
+   * Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail.
+   * `objects`: the session stores objects, not text (`SyncStore`), so a block sealed at a
+   * position this process knew nothing at gets a random key instead of its content's hash,
+   * without serialising it (see `#blockAt`).
+   */
+  split(state: JsonObject, objects = false): SplitState {
     const sealed: SealedList[] = [];
     const keys = new Set<string>();
     const writes: SegmentWrite[] = [];
+    this.#objects = objects;
     const head = this.#cut(state, [], sealed, keys, writes);
     return { state: head, sealed, keys, writes };
   }
@@ -190,6 +198,19 @@ export class Segments {
     const known = blocks[at];
     if (known !== undefined && sameItems(known.messages, messages, start)) return known;
     const items = messages.slice(start, start + this.#size);
+    if (known === undefined && this.#objects) {
+      // Nothing to tell it from: a new block of an object store. Its key need not be its
+      // content's hash: no other version of this block is known here to be the same as, and
+      // a store of objects is not shared by processes that could seal the same block (two
+      // agents on one InMemorySession, which can, write two segments). 64 random bits, as
+      // unlikely to collide as the hash's.
+      const block = {
+        messages: items,
+        key: `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${randomKey()}`,
+      };
+      blocks[at] = block;
+      return block;
+    }
     const json = JSON.stringify(items);
     const key =
       known?.json === json
@@ -322,6 +343,11 @@ function segmentStart(key: string): number | undefined {
   const parts = tail.split('.');
   const start = Number(parts[parts.length - 2]);
   return Number.isInteger(start) ? start : undefined;
+}
+
+/** 16 random hex digits: the key of a block sealed for an object store (see `Segments.split`). */
+function randomKey(): string {
+  return randomBytes(8).toString('hex');
 }
 
 /**

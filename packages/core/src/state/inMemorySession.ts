@@ -1,6 +1,6 @@
 import { SessionConflictError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import { copyJsonState } from './jsonCopy.js';
+import { copyJsonState, copyJsonStateSharing } from './jsonCopy.js';
 import { assertJsonState, assertSessionKey, type Session } from './session.js';
 import { registerSyncStore } from './syncStore.js';
 import {
@@ -47,14 +47,17 @@ export class InMemorySession implements VersionedSession {
 
   #save(key: string, state: JsonObject, options?: SaveOptions): void {
     assertSessionKey(key, 'InMemorySession.save()');
-    let copy = copyJsonState(state);
+    const previous = this.#store.get(key);
+    // What is unchanged since the last save of the key is shared with that (stored) copy.
+    let copy =
+      previous === undefined ? copyJsonState(state) : copyJsonStateSharing(state, previous.state);
     if (copy === undefined) {
       // Not JSON (this throws, naming what), or nested too deep for the quick copy.
       assertJsonState(state, 'InMemorySession.save()');
       copy = JSON.parse(JSON.stringify(state)) as JsonObject;
     }
     checkExpectedVersion(options, 'InMemorySession.save()');
-    const version = this.#store.get(key)?.version ?? 0;
+    const version = previous?.version ?? 0;
     const expected = options?.expectedVersion;
     if (expected !== undefined && expected !== version) {
       throw new SessionConflictError(key, expected, version);

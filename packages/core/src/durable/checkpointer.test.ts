@@ -425,7 +425,7 @@ describe('saves an InMemorySession takes at once (saveNow)', () => {
     const counting = new CountingSession();
     const later: string[] = [];
     runOn(counting)
-      .checkpoint()
+      .checkpoint(undefined)
       .subscribe(() => later.push('saved'));
     expect(later).toEqual([]);
     await vi.waitFor(() => expect(later).toEqual(['saved']));

@@ -150,6 +150,19 @@ describe('copyJsonStateSharing', () => {
     const swapped = copyJsonStateSharing({ b: { c: 2 }, a: 1 }, previous) as JsonObject;
     expect(Object.keys(swapped)).toEqual(['b', 'a']);
     expect(swapped).toStrictEqual({ b: { c: 2 }, a: 1 });
+    // After a difference (a value, or a name), the rest is still shared by name.
+    const changed = copyJsonStateSharing({ a: 2, b: { c: 2 } }, previous) as JsonObject;
+    expect(changed).toStrictEqual({ a: 2, b: { c: 2 } });
+    expect(changed['b']).toBe(previous['b']);
+    const renamed = copyJsonStateSharing(
+      { a: 1, d: { c: 3 }, b: { c: 2 } },
+      previous,
+    ) as JsonObject;
+    expect(renamed).toStrictEqual({ a: 1, d: { c: 3 }, b: { c: 2 } });
+    expect(Object.keys(renamed)).toEqual(['a', 'd', 'b']);
+    expect(renamed['b']).toBe(previous['b']);
+    const more = copyJsonStateSharing({ a: 1, b: { c: 2 }, e: [1] }, previous) as JsonObject;
+    expect(more).toStrictEqual({ a: 1, b: { c: 2 }, e: [1] });
     const fewer = copyJsonStateSharing({ a: 1, b: undefined } as unknown as JsonObject, previous);
     expect(fewer).toStrictEqual({ a: 1 });
     const proto = JSON.parse('{"__proto__": {"x": 1}, "a": 1}') as JsonObject;

@@ -176,31 +176,51 @@ function shareObject(value: object, previous: object, depth: number): JsonObject
   if (proto !== Object.prototype && proto !== null) return NOT_JSON;
   const record = value as Record<string, unknown>;
   const before = previous as Record<string, unknown>;
-  const names = Object.keys(before);
-  let copy: JsonObject | undefined;
-  // How many defined properties were seen: while `copy` is unset, the same names in the same
-  // order as `previous`'s first ones, with values `previous` already holds.
-  let seen = 0;
-  for (const key of Object.keys(record)) {
-    const item = record[key];
-    if (item === undefined) continue;
-    const match = copy === undefined && names[seen] === key;
-    const inner = shareValue(item, match ? before[key] : undefined, depth + 1);
-    if (inner === NOT_JSON) return NOT_JSON;
-    if (copy === undefined) {
-      if (match && inner === before[key]) {
-        seen++;
-        continue;
-      }
-      copy = {};
-      for (let i = 0; i < seen; i++) put(copy, names[i] as string, before[names[i] as string]);
+  const names = Object.keys(record);
+  const count = names.length;
+  // While the properties match `previous`'s, in order (its own, walked without an array of
+  // them: it is a plain object this module made), nothing is allocated.
+  let at = 0;
+  // The copy of the property at `at` when it was made and differs from `previous`'s.
+  let inner: unknown;
+  let differs = false;
+  for (const name in before) {
+    while (at < count && record[names[at] as string] === undefined) at++;
+    if (at === count || names[at] !== name) {
+      differs = true;
+      break;
     }
-    put(copy, key, inner);
+    const earlier = before[name];
+    const shared = shareValue(record[name], earlier, depth + 1);
+    if (shared === NOT_JSON) return NOT_JSON;
+    if (shared !== earlier) {
+      inner = shared;
+      differs = true;
+      break;
+    }
+    at++;
   }
-  if (copy === undefined && seen === names.length) return previous as JsonObject;
-  if (copy === undefined) {
-    copy = {};
-    for (let i = 0; i < seen; i++) put(copy, names[i] as string, before[names[i] as string]);
+  if (!differs) {
+    while (at < count && record[names[at] as string] === undefined) at++;
+    if (at === count) return previous as JsonObject;
+  }
+  // A copy: `previous`'s values before `at`, `inner` at it (when made), and from there on
+  // each value shared with `previous`'s of the same name.
+  const copy: JsonObject = {};
+  for (let i = 0; i < at; i++) {
+    const name = names[i] as string;
+    if (record[name] !== undefined) put(copy, name, before[name]);
+  }
+  for (let i = at; i < count; i++) {
+    const name = names[i] as string;
+    const item = record[name];
+    if (item === undefined) continue;
+    let next = i === at ? inner : undefined;
+    if (next === undefined) {
+      next = shareValue(item, Object.hasOwn(before, name) ? before[name] : undefined, depth + 1);
+      if (next === NOT_JSON) return NOT_JSON;
+    }
+    put(copy, name, next);
   }
   return copy;
 }

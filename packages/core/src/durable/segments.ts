@@ -119,12 +119,16 @@ export class Segments {
     writes: SegmentWrite[],
   ): JsonObject {
     let copy: JsonObject | undefined;
-    for (const [name, value] of Object.entries(node)) {
+    // `path` is the walk's stack (a copy only for a list it seals): no array per object.
+    for (const name of Object.keys(node)) {
+      const value = node[name];
       let cut: JsonValue | undefined;
       if (name === 'messages' && Array.isArray(value) && value.length >= this.#size) {
         cut = this.#seal([...path, name], value, sealed, keys, writes);
       } else if (isJsonObject(value) && path.length < MAX_DEPTH) {
-        const inner = this.#cut(value, [...path, name], sealed, keys, writes);
+        path.push(name);
+        const inner = this.#cut(value, path, sealed, keys, writes);
+        path.pop();
         if (inner !== value) cut = inner;
       }
       if (cut !== undefined) {

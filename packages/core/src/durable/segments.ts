@@ -203,11 +203,10 @@ export class Segments {
     if (known !== undefined && sameItems(known.messages, messages, start)) return known;
     const items = messages.slice(start, start + this.#size);
     if (known === undefined && this.#objects) {
-      // Nothing to tell it from: a new block of an object store. Its key need not be its
-      // content's hash: no other version of this block is known here to be the same as, and
-      // a store of objects is not shared by processes that could seal the same block (two
-      // agents on one InMemorySession, which can, write two segments). 64 random bits, as
-      // unlikely to collide as the hash's.
+      // A new block of an object store: no known version to compare it with, and a store in
+      // this process needs no content key to dedupe writes across processes (two agents on
+      // one InMemorySession that seal the same block write two segments, which is all).
+      // 64 random bits collide as rarely as the hash's; no JSON text, no hash.
       const block = {
         messages: items,
         key: `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${randomKey()}`,

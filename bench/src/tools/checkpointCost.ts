@@ -4,7 +4,8 @@
  * answer) through the `Checkpointer` of two builds, on an `InMemorySession` and on a
  * session that stores nothing, interleaved in one process: CPU µs per turn of 20-turn
  * conversations, and B/A per round. No agent runs: the states are what a ReActAgent's
- * checkpoints hold (the memory's frozen messages view, the call and its progress).
+ * checkpoints hold (the memory's frozen messages view, the call and its progress), each saved
+ * the way the build's agent saves it (`saveNow` when it has one, else `save`).
  * Usage: `node --import tsx src/tools/checkpointCost.ts <buildA> <buildB> [rounds]`
  * (builds from `src/build/buildPackages.ts <repoRoot> <outDir>`).
  */
@@ -14,8 +15,14 @@ import type { JsonObject, Session } from '@rxagent/core';
 import { interleave } from '../lib/interleave.js';
 import { pairRatios, summarize } from '../lib/stats.js';
 
+interface CheckpointLike {
+  state: JsonObject;
+  call?: JsonObject;
+}
 interface CheckpointerLike {
-  save(checkpoint: { state: JsonObject; call?: JsonObject }): Promise<void>;
+  save(checkpoint: CheckpointLike): Promise<void>;
+  /** Builds from 2 December (third session) on: the synchronous save an agent tries first. */
+  saveNow?(checkpoint: CheckpointLike): boolean;
 }
 interface BuildCheckpoints {
   readonly Checkpointer: new (options: { session: Session; key: string }) => CheckpointerLike;
@@ -63,8 +70,9 @@ async function conversation(build: BuildCheckpoints, session: Session): Promise<
   const checkpointer = new build.Checkpointer({ session, key: `run-${ids++}` });
   const messages: JsonObject[] = [];
   const input: JsonObject[] = [];
-  const save = (progress?: JsonObject) =>
-    checkpointer.save({
+  // As a durable agent saves: at once when the build and the session can, else queued.
+  const save = async (progress?: JsonObject) => {
+    const checkpoint = {
       state: {
         version: 1,
         agentName: 'researcher',
@@ -80,7 +88,9 @@ async function conversation(build: BuildCheckpoints, session: Session): Promise<
         ...(progress && { progress }),
         recoveries: 0,
       },
-    });
+    };
+    if (checkpointer.saveNow?.(checkpoint) !== true) await checkpointer.save(checkpoint);
+  };
   const progress = (next: JsonObject, started: string[] = []): JsonObject => ({
     admitted: true,
     next,

@@ -6,6 +6,7 @@ import type { SaveOptions, VersionedSession } from '../state/versionedSession.js
 import { CHECKPOINT_FORMAT, type CheckpointCall } from './checkpoint.js';
 import { Checkpointer } from './checkpointer.js';
 import { checkDurableOptions } from './durableOptions.js';
+import { DurableRun } from './durableRun.js';
 import { contentHash, segmentOwner } from './segments.js';
 import { deleteCheckpoint, loadCheckpoint } from './storedCheckpoint.js';
 import { unfinishedRuns } from './unfinishedRuns.js';
@@ -305,5 +306,128 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect(contentHash('[1]')).toBe(contentHash('[1]'));
     expect(contentHash('[1]')).not.toBe(contentHash('[2]'));
     expect(contentHash('ab')).not.toBe(contentHash('ba'));
+  });
+});
+
+describe('saves an InMemorySession takes at once (saveNow)', () => {
+  it('writes segments and head at once, in order, and deletes dropped segments at once', () => {
+    const session = new InMemorySession();
+    const cp = checkpointer(session);
+    // The first save reads the version (none yet) at once too.
+    expect(cp.saveNow({ state: stateOf(msgs(0, 10)), call })).toBe(true);
+    expect(cp.synced).toBe(true);
+    expect(cp.saveNow({ state: stateOf(msgs(0, 13)), call })).toBe(true);
+    const compacted = [{ id: 'summary', text: 'summary' }, ...msgs(9, 14)];
+    expect(cp.saveNow({ state: stateOf(compacted), call })).toBe(true);
+    return Promise.all([
+      expect(segmentKeys(session)).resolves.toHaveLength(1),
+      expect(loadCheckpoint(session, 'run')).resolves.toEqual({ state: stateOf(compacted), call }),
+    ]);
+  });
+
+  it('throws a conflict at once, changing nothing, and keeps failing until it loads', async () => {
+    const session = new InMemorySession();
+    const a = checkpointer(session);
+    const b = checkpointer(session);
+    a.saveNow({ state: stateOf(msgs(0, 2)), call });
+    b.saveNow({ state: stateOf(msgs(0, 3)), call });
+    expect(() => a.saveNow({ state: stateOf(msgs(0, 9, 'a')), call })).toThrow(
+      SessionConflictError,
+    );
+    expect(() => a.saveNow({ state: stateOf(msgs(0, 2)), call })).toThrow(SessionConflictError);
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 3)));
+    await a.load();
+    expect(a.saveNow({ state: stateOf(msgs(0, 4)), call })).toBe(true);
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 4)));
+  });
+
+  it('does nothing (false) for a session whose own methods must run, or while a save() is in flight', async () => {
+    const counting = new CountingSession();
+    expect(checkpointer(counting).saveNow({ state: stateOf([]), call })).toBe(false);
+    const spied = new InMemorySession();
+    const save = vi.spyOn(spied, 'save');
+    expect(checkpointer(spied).saveNow({ state: stateOf([]), call })).toBe(false);
+    expect(save).not.toHaveBeenCalled();
+    const session = new InMemorySession();
+    const cp = checkpointer(session);
+    const queued = cp.save({ state: stateOf(msgs(0, 1)), call });
+    expect(cp.saveNow({ state: stateOf(msgs(0, 2)), call })).toBe(false);
+    await queued;
+    expect(cp.saveNow({ state: stateOf(msgs(0, 2)), call })).toBe(true);
+    // A failed save() settles too: the next one is taken at once again.
+    const other = checkpointer(session);
+    await other.load();
+    cp.saveNow({ state: stateOf(msgs(0, 3)), call });
+    await expect(other.save({ state: stateOf([]), call })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    expect(() => other.saveNow({ state: stateOf([]), call })).toThrow(SessionConflictError);
+  });
+
+  it('seals a new block under random keys for an object store, under its content hash for others', async () => {
+    const blockKeys = async (session: InMemorySession) => {
+      const cp = checkpointer(session);
+      await cp.save({ state: stateOf(msgs(0, 5)), call });
+      return segmentKeys(session);
+    };
+    const [text] = await blockKeys(new CountingSession());
+    expect(text!.endsWith(`.0.${contentHash(JSON.stringify(msgs(0, 4)))}`)).toBe(true);
+    const [one] = await blockKeys(new InMemorySession());
+    const [two] = await blockKeys(new InMemorySession());
+    expect(segmentOwner(one!)).toBe('run');
+    expect(one).not.toBe(two);
+    expect(one).not.toBe(text);
+  });
+
+  it('keeps the keys of a loaded run whose blocks are unchanged, and reads them back whole', async () => {
+    const session = new InMemorySession();
+    checkpointer(session).saveNow({ state: stateOf(msgs(0, 9)), call });
+    const before = await segmentKeys(session);
+    const fresh = checkpointer(session);
+    const loaded = await fresh.load();
+    // The loaded messages are copies: their blocks are told by their JSON, not identity.
+    const messages = (loaded!.state['memory'] as { messages: JsonObject[] }).messages;
+    expect(
+      fresh.saveNow({ state: stateOf([...structuredClone(messages), ...msgs(9, 10)]), call }),
+    ).toBe(true);
+    expect(await segmentKeys(session)).toEqual(before);
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 10)));
+  });
+
+  it('makes a durable checkpoint emit at once on an InMemorySession, and fail at once after a conflict', async () => {
+    const runOn = (session: InMemorySession, key = 'run') =>
+      new DurableRun(
+        new Checkpointer({ session, key, segmentSize: 4 }),
+        () => stateOf(msgs(0, 5)),
+        { id: 'call-1', input: [], options: {} },
+        undefined,
+      );
+    const session = new InMemorySession();
+    const events: string[] = [];
+    runOn(session)
+      .checkpoint({ step: 1 })
+      .subscribe({ next: () => events.push('saved'), complete: () => events.push('done') });
+    expect(events).toEqual(['saved', 'done']);
+    // Another writer advanced the run: the error at once, and then for every later checkpoint.
+    const loser = runOn(session);
+    const errors: unknown[] = [];
+    loser.checkpoint({ step: 2 }).subscribe({ error: (error) => errors.push(error) });
+    expect(errors).toHaveLength(0);
+    // The loser's first save read the version on its way (it had none), so saved; now conflict.
+    runOn(session).checkpoint({ step: 3 }).subscribe();
+    loser.checkpoint({ step: 4 }).subscribe({ error: (error) => errors.push(error) });
+    loser.finish().subscribe({ error: (error) => errors.push(error) });
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBeInstanceOf(SessionConflictError);
+    expect(errors[1]).toBe(errors[0]);
+    expect(loser.failed).toBe(true);
+    // A session whose own save runs: the value once the save is done, not at once.
+    const counting = new CountingSession();
+    const later: string[] = [];
+    runOn(counting)
+      .checkpoint(undefined)
+      .subscribe(() => later.push('saved'));
+    expect(later).toEqual([]);
+    await vi.waitFor(() => expect(later).toEqual(['saved']));
   });
 });

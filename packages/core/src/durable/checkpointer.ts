@@ -1,8 +1,10 @@
+import type { JsonObject } from '../json.js';
 import type { Session } from '../state/session.js';
-import { isVersionedSession } from '../state/versionedSession.js';
+import { syncStoreOf } from '../state/syncStore.js';
+import { isVersionedSession, type VersionedState } from '../state/versionedSession.js';
 import { type Checkpoint, headJson, readHead } from './checkpoint.js';
 import { DEFAULT_SEGMENT_SIZE, type DurableOptions } from './durableOptions.js';
-import { Segments } from './segments.js';
+import { Segments, type SplitState } from './segments.js';
 import { loadStored } from './storedCheckpoint.js';
 
 /**
@@ -26,6 +28,8 @@ export class Checkpointer {
   /** The segment keys of the last head this process saved or loaded. */
   #referenced: ReadonlySet<string> = new Set();
   #tail: Promise<void> = Promise.resolve();
+  /** Saves queued by `save()` and not settled yet (`saveNow()` waits for none). */
+  #pending = 0;
 
   constructor(options: DurableOptions) {
     this.session = options.session;
@@ -55,30 +59,85 @@ export class Checkpointer {
 
   /** Saves `checkpoint` after the saves before it; rejects with the session's error. */
   save(checkpoint: Checkpoint): Promise<void> {
+    this.#pending++;
     const next = this.#tail.then(() => this.#save(checkpoint));
-    this.#tail = next.catch(() => undefined);
+    this.#tail = next.then(this.#settled, this.#settled);
     return next;
+  }
+
+  /**
+   * Saves `checkpoint` at once when the session can (an `InMemorySession`'s own methods, see
+   * `SyncStore`) and no save is still in flight: the same saves in the same order as
+   * `save()`, without a promise or a microtask each. Returns `false`, having done nothing,
+   * when it cannot (then `save()`); throws what `save()` would reject with.
+   */
+  saveNow(checkpoint: Checkpoint): boolean {
+    if (this.#pending > 0) return false;
+    const store = syncStoreOf(this.session);
+    if (store === undefined) return false;
+    const { key } = this;
+    if (this.#version === undefined) {
+      const saved = store.loadVersioned(key);
+      this.#learnVersion(saved);
+    }
+    const split = this.#segments.split(checkpoint.state, true);
+    if (split.writes.length > 0) {
+      for (const write of split.writes) store.save(write.key, write.value);
+      this.#segments.stored(split.writes.map((write) => write.key));
+    }
+    const expectedVersion = this.#version ?? 0;
+    store.save(key, this.#head(checkpoint, split), { expectedVersion });
+    this.#version = expectedVersion + 1;
+    for (const k of this.#drop(split)) {
+      try {
+        store.delete(k);
+      } catch {
+        // Best effort, as in save().
+      }
+    }
+    return true;
+  }
+
+  /** Ends a queued save (`save()`), done or failed. */
+  readonly #settled = (): void => {
+    this.#pending--;
+  };
+
+  /** The version to expect and the segments referred to, from the head a first save finds. */
+  #learnVersion(saved: VersionedState | undefined): void {
+    this.#version = saved?.version ?? 0;
+    const sealed = saved ? readHead(this.key, saved.state).sealed : [];
+    this.#referenced = new Set(sealed.flatMap((list) => list.keys));
+  }
+
+  #head(checkpoint: Checkpoint, split: SplitState): JsonObject {
+    const { call } = checkpoint;
+    return headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
+  }
+
+  /** After a head was saved: the segments it no longer refers to, forgotten. */
+  #drop(split: SplitState): string[] {
+    const dropped: string[] = [];
+    for (const k of this.#referenced) if (!split.keys.has(k)) dropped.push(k);
+    this.#referenced = split.keys;
+    if (dropped.length > 0) this.#segments.forget(dropped);
+    return dropped;
   }
 
   async #save(checkpoint: Checkpoint): Promise<void> {
     const { session, key } = this;
     const versioned = isVersionedSession(session);
-    if (this.#version === undefined && versioned) {
-      // Before the first save without a load: the version to expect, and the segments the
-      // head there refers to (deleted once this process's head no longer does).
-      const saved = await session.loadVersioned(key);
-      this.#version = saved?.version ?? 0;
-      const sealed = saved ? readHead(key, saved.state).sealed : [];
-      this.#referenced = new Set(sealed.flatMap((list) => list.keys));
-    }
-    const split = this.#segments.split(checkpoint.state);
+    // Before the first save without a load: the version to expect, and the segments the
+    // head there refers to (deleted once this process's head no longer does).
+    if (this.#version === undefined && versioned)
+      this.#learnVersion(await session.loadVersioned(key));
+    const split = this.#segments.split(checkpoint.state, syncStoreOf(session) !== undefined);
     // Segments first: a head saved is a head whose segments are all there.
     if (split.writes.length > 0) {
       await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
       this.#segments.stored(split.writes.map((write) => write.key));
     }
-    const { call } = checkpoint;
-    const json = headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
+    const json = this.#head(checkpoint, split);
     if (versioned) {
       const expectedVersion = this.#version ?? 0;
       // A failed save keeps the version: once another process advanced the key, every later
@@ -88,11 +147,8 @@ export class Checkpointer {
     } else {
       await session.save(key, json);
     }
-    const dropped: string[] = [];
-    for (const k of this.#referenced) if (!split.keys.has(k)) dropped.push(k);
-    this.#referenced = split.keys;
+    const dropped = this.#drop(split);
     if (dropped.length === 0) return;
-    this.#segments.forget(dropped);
     // Best effort: a segment left behind is unreferenced, and deleteCheckpoint() removes it.
     await Promise.all(dropped.map((k) => session.delete(k).catch(() => undefined)));
   }

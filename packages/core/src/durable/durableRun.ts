@@ -1,4 +1,4 @@
-import { defer, from, map, type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 import type { CheckpointCall, RunStatus } from './checkpoint.js';
@@ -64,8 +64,11 @@ export class DurableRun {
   }
 
   #save(status: RunStatus, progress: JsonObject | undefined, reply?: Msg): Observable<void> {
-    return defer(() => {
-      if (this.#failure) throw this.#failure.error;
+    return new Observable<void>((subscriber) => {
+      if (this.#failure) {
+        subscriber.error(this.#failure.error);
+        return;
+      }
       this.#progress = progress;
       const call: CheckpointCall = {
         id: this.#id,
@@ -76,11 +79,32 @@ export class DurableRun {
         recoveries: this.#recoveries,
         ...(reply !== undefined && { reply }),
       };
-      const saving = this.#checkpointer.save({ state: this.#stateDict(), call }).catch((error) => {
+      const checkpoint = { state: this.#stateDict(), call };
+      let saved: boolean;
+      try {
+        // An InMemorySession saves at once: no promise, and the value at once, as a call
+        // that is not durable gets it.
+        saved = this.#checkpointer.saveNow(checkpoint);
+      } catch (error) {
         this.#failure ??= { error };
-        throw error;
-      });
-      return from(saving).pipe(map(() => undefined));
+        subscriber.error(error);
+        return;
+      }
+      if (saved) {
+        subscriber.next(undefined);
+        subscriber.complete();
+        return;
+      }
+      this.#checkpointer.save(checkpoint).then(
+        () => {
+          subscriber.next(undefined);
+          subscriber.complete();
+        },
+        (error: unknown) => {
+          this.#failure ??= { error };
+          subscriber.error(error);
+        },
+      );
     });
   }
 }

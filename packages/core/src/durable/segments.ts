@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SessionCorruptError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 
@@ -72,6 +72,8 @@ export class Segments {
   readonly #blocks = new Map<string, (Block | undefined)[]>();
   /** The key part of each messages path seen (`pathName`), by the path's names joined. */
   readonly #names = new Map<string, string>();
+  /** The `objects` of the split under way. */
+  #objects = false;
 
   constructor(key: string, size: number) {
     this.#key = key;
@@ -94,11 +96,17 @@ export class Segments {
     for (const key of keys) this.#stored.delete(key);
   }
 
-  /** Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail. */
-  split(state: JsonObject): SplitState {
+  /**
+   * Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail.
+   * `objects`: the session stores objects, not text (`SyncStore`), so a block sealed at a
+   * position this process knew nothing at gets a random key instead of its content's hash,
+   * without serialising it (see `#blockAt`).
+   */
+  split(state: JsonObject, objects = false): SplitState {
     const sealed: SealedList[] = [];
     const keys = new Set<string>();
     const writes: SegmentWrite[] = [];
+    this.#objects = objects;
     const head = this.#cut(state, [], sealed, keys, writes);
     return { state: head, sealed, keys, writes };
   }
@@ -111,12 +119,16 @@ export class Segments {
     writes: SegmentWrite[],
   ): JsonObject {
     let copy: JsonObject | undefined;
-    for (const [name, value] of Object.entries(node)) {
+    // `path` is the walk's stack (a copy only for a list it seals): no array per object.
+    for (const name of Object.keys(node)) {
+      const value = node[name];
       let cut: JsonValue | undefined;
       if (name === 'messages' && Array.isArray(value) && value.length >= this.#size) {
         cut = this.#seal([...path, name], value, sealed, keys, writes);
       } else if (isJsonObject(value) && path.length < MAX_DEPTH) {
-        const inner = this.#cut(value, [...path, name], sealed, keys, writes);
+        path.push(name);
+        const inner = this.#cut(value, path, sealed, keys, writes);
+        path.pop();
         if (inner !== value) cut = inner;
       }
       if (cut !== undefined) {
@@ -190,6 +202,18 @@ export class Segments {
     const known = blocks[at];
     if (known !== undefined && sameItems(known.messages, messages, start)) return known;
     const items = messages.slice(start, start + this.#size);
+    if (known === undefined && this.#objects) {
+      // A new block of an object store: no known version to compare it with, and a store in
+      // this process needs no content key to dedupe writes across processes (two agents on
+      // one InMemorySession that seal the same block write two segments, which is all).
+      // 64 random bits collide as rarely as the hash's; no JSON text, no hash.
+      const block = {
+        messages: items,
+        key: `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${randomKey()}`,
+      };
+      blocks[at] = block;
+      return block;
+    }
     const json = JSON.stringify(items);
     const key =
       known?.json === json
@@ -322,6 +346,22 @@ function segmentStart(key: string): number | undefined {
   const parts = tail.split('.');
   const start = Number(parts[parts.length - 2]);
   return Number.isInteger(start) ? start : undefined;
+}
+
+// Random bytes for the keys of blocks sealed for an object store, drawn 8 at a time from a
+// pool filled 64 keys at once (a call of randomBytes costs more than the key's other work).
+const POOL_KEYS = 64;
+let pool = Buffer.alloc(0);
+let drawn = 0;
+
+/** 16 random hex digits: the key of a block sealed for an object store (see `Segments.split`). */
+function randomKey(): string {
+  if (drawn >= pool.length) {
+    pool = randomBytes(8 * POOL_KEYS);
+    drawn = 0;
+  }
+  drawn += 8;
+  return pool.toString('hex', drawn - 8, drawn);
 }
 
 /**

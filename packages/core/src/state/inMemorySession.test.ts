@@ -74,4 +74,35 @@ describe('InMemorySession', () => {
     expect(await two.load('k')).toBeUndefined();
     expect(await two.list()).toEqual([]);
   });
+
+  it('keeps every save isolated both ways when a save shares the unchanged part of the last one', async () => {
+    const session = new InMemorySession();
+    const messages: JsonObject[] = [{ id: 'a', content: [{ text: 'first' }] }];
+    const state = (): JsonObject => ({ memory: { messages }, step: messages.length });
+    await session.save('k', state());
+    messages.push({ id: 'b', content: [{ text: 'second' }] });
+    await session.save('k', state());
+    // Changing what was saved, deep inside and in the part both saves had, changes nothing.
+    ((messages[0] as JsonObject)['content'] as JsonObject[])[0] = { text: 'changed' };
+    messages.push({ id: 'c', content: [] });
+    const want = {
+      memory: {
+        messages: [
+          { id: 'a', content: [{ text: 'first' }] },
+          { id: 'b', content: [{ text: 'second' }] },
+        ],
+      },
+      step: 2,
+    };
+    expect(await session.load('k')).toStrictEqual(want);
+    // Changing a load (also its part the stored saves shared) changes neither the store...
+    const loaded = (await session.load('k')) as typeof want;
+    loaded.memory.messages[0]!.content[0]!.text = 'loaded and changed';
+    expect(await session.load('k')).toStrictEqual(want);
+    // ...nor the next save of what was changed in place: it is saved as it is now.
+    await session.save('k', state());
+    const now = (await session.load('k')) as typeof want;
+    expect(now.memory.messages[0]!.content[0]!.text).toBe('changed');
+    expect(now.memory.messages).toHaveLength(3);
+  });
 });

@@ -1,7 +1,8 @@
 import { SessionConflictError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import { copyJsonState } from './jsonCopy.js';
-import { assertJsonState, assertSessionKey } from './session.js';
+import { copyJsonState, copyJsonStateSharing } from './jsonCopy.js';
+import { assertJsonState, assertSessionKey, type Session } from './session.js';
+import { registerSyncStore } from './syncStore.js';
 import {
   checkExpectedVersion,
   type SaveOptions,
@@ -23,21 +24,40 @@ export class InMemorySession implements VersionedSession {
   // stored copy is never handed out.
   readonly #store = new Map<string, { readonly state: JsonObject; readonly version: number }>();
 
+  constructor() {
+    registerSyncStore(
+      this,
+      {
+        save: (key, state, options) => this.#save(key, state, options),
+        loadVersioned: (key) => this.#loadVersioned(key),
+        delete: (key) => this.#delete(key),
+      },
+      intact,
+    );
+  }
+
   /**
    * Stores a copy of `state` under `key`. Rejects with `InvalidArgumentError` for a bad key,
    * non-JSON state or a bad `expectedVersion`, and with `SessionConflictError` (changing
    * nothing) when `expectedVersion` is given and the key is at another version.
    */
   async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
+    this.#save(key, state, options);
+  }
+
+  #save(key: string, state: JsonObject, options?: SaveOptions): void {
     assertSessionKey(key, 'InMemorySession.save()');
-    let copy = copyJsonState(state);
+    const previous = this.#store.get(key);
+    // What is unchanged since the last save of the key is shared with that (stored) copy.
+    let copy =
+      previous === undefined ? copyJsonState(state) : copyJsonStateSharing(state, previous.state);
     if (copy === undefined) {
       // Not JSON (this throws, naming what), or nested too deep for the quick copy.
       assertJsonState(state, 'InMemorySession.save()');
       copy = JSON.parse(JSON.stringify(state)) as JsonObject;
     }
     checkExpectedVersion(options, 'InMemorySession.save()');
-    const version = this.#store.get(key)?.version ?? 0;
+    const version = previous?.version ?? 0;
     const expected = options?.expectedVersion;
     if (expected !== undefined && expected !== version) {
       throw new SessionConflictError(key, expected, version);
@@ -52,6 +72,10 @@ export class InMemorySession implements VersionedSession {
 
   /** A fresh copy of the state saved under `key` with its version, or `undefined`. */
   async loadVersioned(key: string): Promise<VersionedState | undefined> {
+    return this.#loadVersioned(key);
+  }
+
+  #loadVersioned(key: string): VersionedState | undefined {
     assertSessionKey(key, 'InMemorySession.load()');
     const entry = this.#store.get(key);
     if (entry === undefined) return undefined;
@@ -62,6 +86,10 @@ export class InMemorySession implements VersionedSession {
 
   /** Forgets `key` (no-op when absent). */
   async delete(key: string): Promise<void> {
+    this.#delete(key);
+  }
+
+  #delete(key: string): void {
     assertSessionKey(key, 'InMemorySession.delete()');
     this.#store.delete(key);
   }
@@ -70,4 +98,15 @@ export class InMemorySession implements VersionedSession {
   async list(): Promise<string[]> {
     return [...this.#store.keys()].sort();
   }
+}
+
+const { save, loadVersioned, delete: remove } = InMemorySession.prototype;
+
+/**
+ * Whether `session` still saves, loads and deletes with InMemorySession's own methods: a
+ * subclass that overrides one, or a spy put on one, is called instead of the sync store.
+ */
+function intact(session: Session): boolean {
+  const own = session as InMemorySession;
+  return own.save === save && own.loadVersioned === loadVersioned && own.delete === remove;
 }

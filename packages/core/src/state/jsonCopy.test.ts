@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json.js';
-import { copyJsonState, isJsonState } from './jsonCopy.js';
+import { copyJsonState, copyJsonStateSharing, isJsonState } from './jsonCopy.js';
 
 /** What a JSON file gives back for `value`. */
 const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
@@ -108,5 +108,77 @@ describe('copyJsonState', () => {
     for (let i = 0; i < 1500; i++) deep = { deep };
     expect(copyJsonState(deep)).toBeUndefined();
     expect(isJsonState(deep)).toBe(false);
+  });
+});
+
+describe('copyJsonStateSharing', () => {
+  it('gives what a JSON round trip gives, whatever the previous copy, and leaves that unchanged', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const state = randomState(seed);
+      // Against an unrelated copy, a copy of the same state, and one of a neighbour seed.
+      for (const other of [randomState(seed + 1), state, randomState(seed * 7)]) {
+        const previous = copyJsonState(other) as JsonObject;
+        const before = structuredClone(previous);
+        expect(copyJsonStateSharing(state, previous)).toStrictEqual(roundTrip(state));
+        expect(previous).toStrictEqual(before);
+      }
+    }
+  });
+
+  it('shares the unchanged subtrees of the previous copy, and no object of the state', () => {
+    const message = (id: string) => ({ id, content: [{ type: 'text', text: `text ${id}` }] });
+    const state = { memory: { messages: [message('a'), message('b')] }, progress: { step: 1 } };
+    const previous = copyJsonState(state) as JsonObject;
+    state.memory.messages.push(message('c'));
+    state.progress.step = 2;
+    const copy = copyJsonStateSharing(state, previous) as typeof state & JsonObject;
+    const before = previous as unknown as typeof state;
+    expect(copy).toStrictEqual(roundTrip(state));
+    // The unchanged messages are the previous copy's own; what changed is new.
+    expect(copy.memory.messages[0]).toBe(before.memory.messages[0]);
+    expect(copy.memory.messages[1]).toBe(before.memory.messages[1]);
+    expect(copy.memory.messages).not.toBe(before.memory.messages);
+    expect(copy.progress).not.toBe(before.progress);
+    const mine = objectsOf(state);
+    for (const object of objectsOf(copy)) expect(mine.has(object)).toBe(false);
+    // Nothing changed at all: the previous copy itself.
+    expect(copyJsonStateSharing(roundTrip(copy) as JsonObject, copy)).toBe(copy);
+  });
+
+  it('keeps the order of the keys, and a "__proto__" key as an own property', () => {
+    const previous = copyJsonState({ a: 1, b: { c: 2 } }) as JsonObject;
+    const swapped = copyJsonStateSharing({ b: { c: 2 }, a: 1 }, previous) as JsonObject;
+    expect(Object.keys(swapped)).toEqual(['b', 'a']);
+    expect(swapped).toStrictEqual({ b: { c: 2 }, a: 1 });
+    // After a difference (a value, or a name), the rest is still shared by name.
+    const changed = copyJsonStateSharing({ a: 2, b: { c: 2 } }, previous) as JsonObject;
+    expect(changed).toStrictEqual({ a: 2, b: { c: 2 } });
+    expect(changed['b']).toBe(previous['b']);
+    const renamed = copyJsonStateSharing(
+      { a: 1, d: { c: 3 }, b: { c: 2 } },
+      previous,
+    ) as JsonObject;
+    expect(renamed).toStrictEqual({ a: 1, d: { c: 3 }, b: { c: 2 } });
+    expect(Object.keys(renamed)).toEqual(['a', 'd', 'b']);
+    expect(renamed['b']).toBe(previous['b']);
+    const more = copyJsonStateSharing({ a: 1, b: { c: 2 }, e: [1] }, previous) as JsonObject;
+    expect(more).toStrictEqual({ a: 1, b: { c: 2 }, e: [1] });
+    const fewer = copyJsonStateSharing({ a: 1, b: undefined } as unknown as JsonObject, previous);
+    expect(fewer).toStrictEqual({ a: 1 });
+    const proto = JSON.parse('{"__proto__": {"x": 1}, "a": 1}') as JsonObject;
+    const withProto = copyJsonStateSharing(proto, previous) as JsonObject;
+    expect(Object.getPrototypeOf(withProto)).toBe(Object.prototype);
+    expect(withProto).toStrictEqual(roundTrip(proto));
+  });
+
+  it('turns holes into null and -0 into 0 against a previous copy, and is undefined for what JSON cannot hold', () => {
+    const previous = copyJsonState({ list: [null, 0, 1] }) as JsonObject;
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what this checks
+    const holes = copyJsonStateSharing({ list: [, -0, 1] } as unknown as JsonObject, previous);
+    expect(holes).toBe(previous);
+    expect(copyJsonStateSharing({ list: [1, Number.NaN] }, previous)).toBeUndefined();
+    expect(
+      copyJsonStateSharing({ list: [new Date(0)] } as unknown as JsonObject, previous),
+    ).toBeUndefined();
   });
 });

@@ -13,13 +13,13 @@ export class LiveSubscription extends Subscription {
   /** Keeps `teardown` until this is unsubscribed (at once when this already is). */
   hold(teardown: TeardownLogic): void {
     if (!teardown || teardown === this) return;
-    if (typeof teardown !== 'function' && teardown.closed) return;
+    if (teardown instanceof Subscription && teardown.closed) return;
     if (this.closed) {
       stop(teardown);
       return;
     }
     const live = this.#live;
-    if (live === undefined || (typeof live !== 'function' && live.closed)) this.#live = teardown;
+    if (live === undefined || (live instanceof Subscription && live.closed)) this.#live = teardown;
     else this.add(teardown);
   }
 

@@ -275,11 +275,20 @@ describe('OpenAIChatModel.stream', () => {
 
   it('retries with the very body the first attempt sent, whatever the caller changes meanwhile', async () => {
     const bodies: string[] = [];
+    let failFirst: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      failFirst = resolve;
+    });
+    let answerFirst: () => void = () => {};
     const http = await serve((_req, res, body) => {
       bodies.push(body);
       if (bodies.length === 1) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'busy' } }));
+        // Answered (a 500, retried) only once the test has changed its request.
+        answerFirst = () => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'busy' } }));
+        };
+        failFirst();
         return;
       }
       const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
@@ -296,10 +305,11 @@ describe('OpenAIChatModel.stream', () => {
     });
     const asked = request('first', { tools: [weather], toolChoice: 'auto' });
     const replies = collect(chat.stream(asked));
-    await vi.waitFor(() => expect(bodies).toHaveLength(1), { timeout: 10_000, interval: 5 });
+    await firstArrived;
     // The caller's objects are its own: a change after the first attempt is not resent.
     asked.messages.push({ role: 'user', content: 'added later' });
     (asked.messages[0] as { content: string }).content = 'changed';
+    answerFirst();
     const { response } = await replies;
     expect(response.text).toBe('ok');
     expect(bodies).toHaveLength(2);

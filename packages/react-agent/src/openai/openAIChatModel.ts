@@ -251,9 +251,9 @@ class RetriedBody {
   /** The body of the next attempt: a JSON string along a direct route, else the SDK's parameters. */
   params(): ChatParams | string {
     if (this.#sent !== undefined) return this.#sent;
-    const request = this.#request!;
+    // A request toChatRequest rejects stays, so every attempt fails alike.
+    const params = toChatRequest(this.#request!, this.settings);
     this.#request = undefined;
-    const params = toChatRequest(request, this.settings);
     let body: ChatParams | string = params;
     if (params.stream === true && this.attempt.routes) {
       try {

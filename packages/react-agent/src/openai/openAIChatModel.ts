@@ -181,8 +181,12 @@ export class OpenAIChatModel implements ChatModel {
    */
   #run(request: ChatRequest, subscriber: AttemptSink<ChatChunk>): () => void {
     const body = new RetriedBody(request, this.#settings, this.#attemptSettings, this.#retry);
-    return runWithRetries(subscriber, { ...this.#retry, signal: request.signal }, (sink) =>
-      this.#attempt(body, sink),
+    // The request's signal beside the shared policy: no copy of the policy per request.
+    return runWithRetries(
+      subscriber,
+      this.#retry,
+      (sink) => this.#attempt(body, sink),
+      body.signal,
     );
   }
 

@@ -83,6 +83,8 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
       at = parent[at]!;
     }
     if (at === i && isOwner(i)) key = `${nodeName(i)} (self)`;
+    if (detail !== undefined && key === detail)
+      key = `${detail}: ${nodeName(i)} via .${parentEdge[i]}`;
     const entry = out.get(key) ?? [0, 0];
     entry[0] += snap.nodes[i * width + sizeAt]!;
     entry[1] += 1;
@@ -137,6 +139,9 @@ function printContexts(snap: HeapSnapshot, old: Set<number>, per: number): void 
     );
   }
 }
+
+/** With DETAIL=<owner key> (`ConsumerObserver.partialObserver`): that owner's objects, each by its type and the edge that reaches it. */
+const detail = process.env['DETAIL'];
 
 /** Constructor names too general to own anything. */
 const GENERIC = new Set([

@@ -133,7 +133,7 @@ export class ActiveCall {
     // Subscribed here, not through an Observable around it, and one observer object for
     // the reply, the error and the cancel check: a parked call holds one subscriber less
     // (and its observer, closures and teardown list).
-    this.#phases.subscription.add(replies.subscribe(observer));
+    this.#phases.hold(replies.subscribe(observer));
   }
 
   /**

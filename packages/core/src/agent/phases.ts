@@ -1,6 +1,7 @@
-import { type Observable, type Observer, type Subscriber, Subscription } from 'rxjs';
+import type { Observable, Observer, Subscriber, Subscription, TeardownLogic } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { CallContext } from './callContext.js';
+import { LiveSubscription } from './liveSubscription.js';
 
 /**
  * What `Phases.afterHooks` needs of a call: its hooks, and whether anyone listens. A room
@@ -47,7 +48,7 @@ export type PhaseSink<R> = Pick<Subscriber<R>, 'next' | 'error' | 'complete'>;
  */
 export class Phases<R> {
   /** The live phases: the teardown of the Observable that runs them. */
-  readonly subscription = new Subscription();
+  readonly subscription: Subscription = new LiveSubscription();
   readonly #subscriber: PhaseSink<R>;
   #settled = false;
   #failFn: ((error: unknown) => void) | undefined;
@@ -79,7 +80,7 @@ export class Phases<R> {
   ): void {
     // Added to the container, not kept in a variable: a synchronous source runs the next
     // phase before its own subscribe() returns, and a closed subscription is not added.
-    this.subscription.add(source.subscribe(new PhaseObserver(this, then, onError, onEmpty)));
+    this.hold(source.subscribe(new PhaseObserver(this, then, onError, onEmpty)));
   }
 
   /**
@@ -115,7 +116,7 @@ export class Phases<R> {
   /** The last phase: the values, error and completion of `source` become this Observable's. */
   forward(source: Observable<R>): void {
     // An observer, not the subscriber itself: rxjs would adopt a Subscriber as the source's own.
-    this.subscription.add(source.subscribe(new ForwardObserver(this, this.#subscriber)));
+    this.hold(source.subscribe(new ForwardObserver(this, this.#subscriber)));
   }
 
   /** Emits `value` and completes. */
@@ -135,6 +136,15 @@ export class Phases<R> {
   fail(error: unknown): void {
     this.#settled = true;
     this.#subscriber.error(error);
+  }
+
+  /**
+   * Keeps `teardown` (a phase started by hand: a subscription, or what stops it) with the
+   * live phases, so unsubscribing stops it; at once when they were unsubscribed. As
+   * `subscription.add`, but the phase in flight is kept in a field, not in a finalizer list.
+   */
+  hold(teardown: TeardownLogic): void {
+    (this.subscription as LiveSubscription).hold(teardown);
   }
 
   /** Unsubscribes the phases in flight. */

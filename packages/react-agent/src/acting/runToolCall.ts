@@ -137,7 +137,7 @@ export function startToolCall(
     const start = (): void => {
       // Nobody listens to the tool's chunks: take its result event straight from the run.
       if (context.listens('actingChunk')) phases.after(run.result(), onResult);
-      else phases.subscription.add(run.start(new ResultObserver(phases, onResult)));
+      else phases.hold(run.start(new ResultObserver(phases, onResult)));
     };
     // A durable call marks the tool started in a checkpoint before it runs.
     const started = state.checkpoints?.beforeTool(toolCall);

@@ -45,10 +45,13 @@ export class ChatAttempt extends EventStreamAttempt<ChatChunk> {
   #finished = false;
   #done = false;
 
-  /** Sends `params` and returns what stops the attempt. */
+  /**
+   * Sends `params` and returns what stops the attempt; a string is the JSON of a streamed
+   * request, sent along `settings.routes`.
+   */
   static start(
     settings: AttemptSettings,
-    params: ChatParams,
+    params: ChatParams | string,
     subscriber: AttemptSink<ChatChunk>,
     outer: AbortSignal | undefined,
   ): () => void {
@@ -78,11 +81,14 @@ export class ChatAttempt extends EventStreamAttempt<ChatChunk> {
     return `Model "${this.#settings.model}" at ${this.#settings.baseURL}`;
   }
 
-  #send(params: ChatParams): void {
+  #send(params: ChatParams | string): void {
     const completions = this.#settings.client.chat.completions;
     const routes = this.#settings.routes;
-    if (params.stream === true && routes) {
+    if (routes && (typeof params === 'string' || params.stream === true)) {
       this.sendAlong(routes, params, connectionError);
+    } else if (typeof params === 'string') {
+      // Never: the model serializes a body only for its own client's direct route.
+      this.fail(new TypeError('A serialized chat request needs a direct route.'));
     } else if (params.stream === true) {
       completions
         .create(params, this.#sdkOptions())

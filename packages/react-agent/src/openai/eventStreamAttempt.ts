@@ -122,7 +122,7 @@ export abstract class EventStreamAttempt<T> implements BodySink {
   }
 
   /**
-   * Sends `params` as JSON along the route `routes` gives (built on the first request),
+   * Sends `params` as JSON (a string: the JSON already made) along the route `routes` gives (built on the first request),
    * bounding the wait for the headers by `timeoutMs`. A connection that fails is
    * `connectionError(cause)`, as the provider's SDK reports it.
    */
@@ -144,7 +144,7 @@ export abstract class EventStreamAttempt<T> implements BodySink {
     if (this.#settled) return;
     let body: string;
     try {
-      body = JSON.stringify(params);
+      body = typeof params === 'string' ? params : JSON.stringify(params);
     } catch (error) {
       this.fail(error);
       return;

@@ -273,6 +273,60 @@ describe('OpenAIChatModel.stream', () => {
     expect(server.rejected).toEqual([]);
   });
 
+  it('retries with the very body the first attempt sent, whatever the caller changes meanwhile', async () => {
+    const bodies: string[] = [];
+    let failFirst: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      failFirst = resolve;
+    });
+    let answerFirst: () => void = () => {};
+    const http = await serve((_req, res, body) => {
+      bodies.push(body);
+      if (bodies.length === 1) {
+        // Answered (a 500, retried) only once the test has changed its request.
+        answerFirst = () => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'busy' } }));
+        };
+        failFirst();
+        return;
+      }
+      const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+      );
+    });
+    const chat = new OpenAIChatModel({
+      model: 'm',
+      baseURL: `${http.url}/v1`,
+      apiKey: 'k',
+      retryBaseDelayMs: 1,
+    });
+    const asked = request('first', { tools: [weather], toolChoice: 'auto' });
+    const replies = collect(chat.stream(asked));
+    await firstArrived;
+    // The caller's objects are its own: a change after the first attempt is not resent.
+    asked.messages.push({ role: 'user', content: 'added later' });
+    (asked.messages[0] as { content: string }).content = 'changed';
+    answerFirst();
+    const { response } = await replies;
+    expect(response.text).toBe('ok');
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(JSON.parse(bodies[0]!).messages).toEqual([{ role: 'user', content: 'first' }]);
+  });
+
+  it('retries a request the SDK sends with the same body', async () => {
+    await start({ error: { status: 500 } }, 'Recovered');
+    const chat = model({ retryBaseDelayMs: 1, stream: false });
+    const { response } = await collect(chat.stream(request('hi', { tools: [weather] })));
+    expect(response.text).toBe('Recovered');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.body).toEqual(server.requests[0]!.body);
+    expect(server.requests[0]!.body['tools']).toHaveLength(1);
+  });
+
   it('retries a connection reset that comes before any chunk', async () => {
     await start({ error: {} }, 'Recovered');
     const { response } = await collect(model({ retryBaseDelayMs: 1 }).stream(request()));

@@ -172,23 +172,34 @@ export class OpenAIChatModel implements ChatModel {
    * Unsubscribing, or aborting `request.signal`, closes the HTTP request at once.
    */
   stream(request: ChatRequest): Observable<ChatChunk> {
-    return new Observable<ChatChunk>((subscriber) =>
-      runWithRetries(subscriber, { ...this.#retry, signal: request.signal }, (sink) =>
-        this.#attempt(request, sink),
-      ),
+    return new Observable<ChatChunk>((subscriber) => this.#run(request, subscriber));
+  }
+
+  /**
+   * One subscription of `stream`. Its own function, so that the attempt closure's context
+   * (`body`) does not chain to the one holding `request`.
+   */
+  #run(request: ChatRequest, subscriber: AttemptSink<ChatChunk>): () => void {
+    const body = new RetriedBody(request, this.#settings, this.#attemptSettings, this.#retry);
+    // The request's signal beside the shared policy: no copy of the policy per request.
+    return runWithRetries(
+      subscriber,
+      this.#retry,
+      (sink) => this.#attempt(body, sink),
+      body.signal,
     );
   }
 
-  /** One request: the body is built per attempt, so a bad request errors (never throws). */
-  #attempt(request: ChatRequest, sink: AttemptSink<ChatChunk>): () => void {
-    let params: ChatParams;
+  /** One request: the body is built at the first attempt, so a bad request errors (never throws). */
+  #attempt(body: RetriedBody, sink: AttemptSink<ChatChunk>): () => void {
+    let params: ChatParams | string;
     try {
-      params = toChatRequest(request, this.#settings);
+      params = body.params();
     } catch (error) {
       sink.error(error);
       return () => {};
     }
-    return ChatAttempt.start(this.#attemptSettings, params, sink, request.signal);
+    return ChatAttempt.start(this.#attemptSettings, params, sink, body.signal);
   }
 
   #baseURLOption(options: OpenAIChatModelOptions): string | undefined {
@@ -216,6 +227,47 @@ export class OpenAIChatModel implements ChatModel {
       fetch: fetchImpl,
       ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
     });
+  }
+}
+
+/**
+ * The body of one `stream()` request across its attempts: the caller's request until the
+ * first attempt builds the body, then only what a retry sends again. A streamed request of
+ * the model's own client keeps the JSON it sent (one string, where the request held the
+ * formatted messages: a parked call holds less), so a retry sends the same bytes; one the
+ * SDK sends keeps its parameters; with no retries left to make, nothing is kept.
+ */
+class RetriedBody {
+  readonly signal: AbortSignal | undefined;
+  #request: ChatRequest | undefined;
+  #sent: ChatParams | string | undefined;
+
+  constructor(
+    request: ChatRequest,
+    private readonly settings: ChatRequestSettings,
+    private readonly attempt: AttemptSettings,
+    private readonly retry: RetryConfig,
+  ) {
+    this.#request = request;
+    this.signal = request.signal;
+  }
+
+  /** The body of the next attempt: a JSON string along a direct route, else the SDK's parameters. */
+  params(): ChatParams | string {
+    if (this.#sent !== undefined) return this.#sent;
+    // A request toChatRequest rejects stays, so every attempt fails alike.
+    const params = toChatRequest(this.#request!, this.settings);
+    this.#request = undefined;
+    let body: ChatParams | string = params;
+    if (params.stream === true && this.attempt.routes) {
+      try {
+        body = JSON.stringify(params);
+      } catch {
+        // Kept as it is: the attempt's own JSON.stringify fails it, as it always did.
+      }
+    }
+    if (this.retry.maxRetries > 0) this.#sent = body;
+    return body;
   }
 }
 

@@ -168,6 +168,37 @@ describe('runWithRetries', () => {
     });
   });
 
+  it("takes a signal given apart in place of the config's, and leaves no listener on either", () => {
+    const testScheduler = scheduler();
+    testScheduler.run(({ cold, flush }) => {
+      const shared = new AbortController();
+      const own = new AbortController();
+      const { source, state } = attempts([() => cold('#', undefined, transient), () => cold('a|')]);
+      const result = new Observable<string>((subscriber) =>
+        runWithRetries(
+          subscriber,
+          config({ signal: shared.signal }),
+          (sink) => {
+            const subscription = source.subscribe(sink);
+            return () => subscription.unsubscribe();
+          },
+          own.signal,
+        ),
+      );
+      let failure: { error: unknown; at: number } | undefined;
+      cold('100ms x').subscribe(() => shared.abort());
+      cold('200ms x').subscribe(() => own.abort());
+      result.subscribe({
+        error: (error: unknown) => (failure = { error, at: testScheduler.now() }),
+      });
+      flush();
+      // The shared signal's abort (at 100 ms) did not end the wait; the run's own did.
+      expect(failure?.at).toBe(200);
+      expect(isAbortError(failure?.error)).toBe(true);
+      expect(state.subscriptions).toBe(1);
+    });
+  });
+
   it('cancels the backoff timer on unsubscribe, so no retry is made', () => {
     scheduler().run(({ cold, expectObservable, flush }) => {
       const { source, state } = attempts([() => cold('#', undefined, transient), () => cold('a|')]);

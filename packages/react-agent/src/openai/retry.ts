@@ -93,7 +93,8 @@ export type StartAttempt<T> = (sink: AttemptSink<T>) => () => void;
  * error, but only while nothing has been emitted: a retry must never replay values already
  * delivered. Waits per `retryDelayMs` on the async scheduler; unsubscribing (the returned
  * teardown) cancels the wait and stops the running attempt, and `signal` aborts the wait
- * (the result then errors with an `AbortError`). Errors with the last error once retries
+ * (the result then errors with an `AbortError`); a `signal` given apart takes the place of
+ * `config.signal`, so a shared config needs no copy per run. Errors with the last error once retries
  * run out or when the error is not retryable.
  *
  * One object between the attempts and the subscriber, rather than an operator over an
@@ -104,8 +105,9 @@ export function runWithRetries<T>(
   subscriber: AttemptSink<T>,
   config: RetryConfig,
   start: StartAttempt<T>,
+  signal: AbortSignal | undefined = config.signal,
 ): () => void {
-  const run = new RetryingRun(subscriber, config, start);
+  const run = new RetryingRun(subscriber, config, start, signal);
   run.attempt();
   return () => run.stop();
 }
@@ -114,21 +116,28 @@ class RetryingRun<T> implements AttemptSink<T> {
   readonly #subscriber: AttemptSink<T>;
   readonly #config: RetryConfig;
   readonly #start: StartAttempt<T>;
+  readonly #signal: AbortSignal | undefined;
   #emitted = false;
   #retries = 0;
   #stopAttempt: (() => void) | undefined;
   #wait: Subscription | undefined;
 
-  constructor(subscriber: AttemptSink<T>, config: RetryConfig, start: StartAttempt<T>) {
+  constructor(
+    subscriber: AttemptSink<T>,
+    config: RetryConfig,
+    start: StartAttempt<T>,
+    signal: AbortSignal | undefined,
+  ) {
     this.#subscriber = subscriber;
     this.#config = config;
     this.#start = start;
+    this.#signal = signal;
   }
 
   attempt(): void {
     this.#stopAttempt?.(); // the failed attempt released itself; this is only a safeguard
     this.#wait = undefined;
-    this.#config.signal?.removeEventListener('abort', this.#onAbort);
+    this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#stopAttempt = this.#start(this);
   }
 
@@ -154,7 +163,7 @@ class RetryingRun<T> implements AttemptSink<T> {
       this.#subscriber.error(error);
       return;
     }
-    const signal = this.#config.signal;
+    const signal = this.#signal;
     if (signal?.aborted) {
       this.#subscriber.error(abortError(signal.reason));
       return;
@@ -167,12 +176,12 @@ class RetryingRun<T> implements AttemptSink<T> {
   stop(): void {
     this.#stopAttempt?.();
     this.#wait?.unsubscribe();
-    this.#config.signal?.removeEventListener('abort', this.#onAbort);
+    this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 
   readonly #onAbort = (): void => {
     this.#wait?.unsubscribe();
-    this.#subscriber.error(abortError(this.#config.signal?.reason));
+    this.#subscriber.error(abortError(this.#signal?.reason));
   };
 
   /** The wait before the next retry, or `undefined` when `error` must not be retried. */

@@ -91,7 +91,7 @@ export function startReasoningStep<R>(
   };
   const request = (event: PreReasoningEvent): void => {
     const wire = toRequest(event, state.agentName, setup, context.signal);
-    phases.subscription.add(startStreamReply(state, setup.model, wire, sink));
+    phases.hold(startStreamReply(state, setup.model, wire, sink));
   };
   const review = ({ reply, info }: StreamedReply): void => {
     const stop = new StopSwitch();

@@ -16,7 +16,6 @@ export type { HandoffOption, HandoffTarget } from './loop/handoffs.js';
 export { type PendingToolCalls, pendingToolCalls } from './loop/pendingToolCalls.js';
 export { ReActCallState } from './loop/reactCallState.js';
 export type { RememberedApproval, RememberedApprovals } from './loop/rememberedApprovals.js';
-export { type SeenCall, SeenCalls } from './loop/seenCalls.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
 export { Transcript } from './loop/transcript.js';
 export {

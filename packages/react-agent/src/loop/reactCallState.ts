@@ -3,7 +3,6 @@ import { UsageMeter } from '../budget/usageMeter.js';
 import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
 import type { RememberedApprovals } from './rememberedApprovals.js';
-import { SeenCalls } from './seenCalls.js';
 import type { ToolCheckpoints } from './toolCheckpoints.js';
 import type { Transcript } from './transcript.js';
 
@@ -40,7 +39,7 @@ export class ReActCallState {
   /** Model calls, tool calls, elapsed time and judge usage (`reply.metadata.stats`). */
   readonly stats = new CallStats();
   /** Dedupe keys of tool calls already made in this call → their result text. */
-  readonly seenCalls = new SeenCalls();
+  readonly seenCalls = new Map<string, { readonly id: string; result?: string }>();
   /** The call's usage and budget: every request's usage goes through it. */
   meter: UsageMeter;
   /** The agent's `approvalRules`, first match decides. */

@@ -69,12 +69,14 @@ function json<T>(value: T): T {
 /** The `TraceEntry` of `event`, fired by `agent` (default: the event's own agent) at `at` ms. */
 export function toTraceEntry(event: AgentEvent, at: number, agent?: string): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: toTraceData(event, json) };
+  return { at, agent: name, event: toTraceData(event, COPIED) };
 }
 
 /**
- * `toTraceEntry` without the JSON copies: the entry shares the event's messages, tool calls
- * and results (an eval run's trace, whose run is over when it is read). Internal.
+ * `toTraceEntry` without the JSON copies: the entry shares the event's messages, tool calls,
+ * results and usage (an eval run's trace, whose run is over when it is read), its requests'
+ * message refs come from `refs` (shared with the run's earlier requests) and its tool names
+ * are a frozen array shared by the requests offering the same tools. Internal.
  */
 export function sharedTraceEntry(
   event: AgentEvent,
@@ -83,18 +85,42 @@ export function sharedTraceEntry(
   refs: MessageRefs = new MessageRefs(),
 ): TraceEntry {
   const name = agent ?? ('agent' in event ? event.agent.name : 'agent');
-  return { at, agent: name, event: sharedTraceData(event, refs) };
+  return { at, agent: name, event: toTraceData(event, refs) };
 }
+
+/** How an entry takes what its event holds: as copies of its own, or shared with the event. */
+interface EntryParts {
+  /** A value of the event, as the entry keeps it. */
+  json<T>(value: T): T;
+  /** The refs of a request's messages. */
+  of(messages: readonly Msg[]): TraceMessageRef[];
+  /** The names of a request's tools. */
+  tools(tools: readonly OfferedTool[]): readonly string[];
+}
+
+type OfferedTool = { readonly function: { readonly name: string } };
+
+/** The parts of a `toTraceEntry` entry: JSON copies and arrays of its own. */
+const COPIED: EntryParts = {
+  json,
+  of: (messages) => messages.map(refOf),
+  tools: (tools) => tools.map((tool) => tool.function.name),
+};
 
 /**
  * The message refs of a run's requests, made once per message: a request's messages are
  * mostly the previous request's with a few more at the end, so the refs of that common
  * start are the previous request's refs (the same objects), and a run of n requests keeps
- * O(n) refs, not O(n²). Internal.
+ * O(n) refs, not O(n²). With the event's own values and shared tool names, the parts of a
+ * `sharedTraceEntry`. Internal.
  */
-export class MessageRefs {
+export class MessageRefs implements EntryParts {
   #messages: readonly Msg[] = [];
   #refs: readonly TraceMessageRef[] = [];
+
+  json<T>(value: T): T {
+    return value;
+  }
 
   /** The refs of `messages`, sharing those of the previous call's messages where they are the same objects. */
   of(messages: readonly Msg[]): TraceMessageRef[] {
@@ -109,58 +135,11 @@ export class MessageRefs {
     this.#refs = refs;
     return refs;
   }
-}
 
-/**
- * `toTraceData` without copies, for `sharedTraceEntry`: the objects an event already holds
- * (messages, tool calls, results, usage) are kept as they are, each object is built with
- * its fields in one literal (no spread of an optional part), and a request's tool names are
- * one frozen array shared by every request that offers the same tools (`toolNames`).
- */
-function sharedTraceData(event: AgentEvent, refs: MessageRefs): TraceEventData {
-  switch (event.type) {
-    case 'preReasoning': {
-      const messages = refs.of(event.messages);
-      const tools = toolNames(event.tools);
-      return event.toolChoice === undefined
-        ? { type: 'preReasoning', messages, tools }
-        : { type: 'preReasoning', messages, tools, toolChoice: event.toolChoice as JsonValue };
-    }
-    case 'postReasoning':
-    case 'postSummary': {
-      const { usage, finishReason } = event;
-      if (usage === undefined) {
-        return finishReason === undefined
-          ? { type: event.type, reply: event.reply }
-          : { type: event.type, reply: event.reply, finishReason };
-      }
-      return finishReason === undefined
-        ? { type: event.type, reply: event.reply, usage }
-        : { type: event.type, reply: event.reply, usage, finishReason };
-    }
-    case 'preActing':
-      return event.deniedReason === undefined
-        ? { type: 'preActing', toolCall: event.toolCall }
-        : { type: 'preActing', toolCall: event.toolCall, deniedReason: event.deniedReason };
-    case 'postActing': {
-      const result = event.result as unknown as JsonObject;
-      return event.resultKind === undefined
-        ? { type: 'postActing', toolCall: event.toolCall, result }
-        : { type: 'postActing', toolCall: event.toolCall, result, resultKind: event.resultKind };
-    }
-    case 'postCall':
-      return { type: 'postCall', reply: event.reply };
-    case 'reply':
-      // The stream's reply event is frozen and holds only its type and message: shared as it is.
-      return Object.isFrozen(event) ? event : { type: 'reply', msg: event.msg };
-    case 'preSummary':
-      return { type: 'preSummary', messages: refs.of(event.messages) };
-    default:
-      return toTraceData(event, shared);
+  tools(tools: readonly OfferedTool[]): readonly string[] {
+    return toolNames(tools);
   }
 }
-
-const shared = <T>(value: T): T => value;
 
 /** The last tool names made, shared while the tools offered stay the same (frozen). */
 let lastToolNames: readonly string[] = Object.freeze([]);
@@ -169,9 +148,7 @@ let lastToolNames: readonly string[] = Object.freeze([]);
  * The names of `tools`, as the same frozen array as last time when they are the same names
  * in the same order (every request of an agent, and of agents sharing a toolkit, usually).
  */
-function toolNames(
-  tools: readonly { readonly function: { readonly name: string } }[],
-): readonly string[] {
+function toolNames(tools: readonly OfferedTool[]): readonly string[] {
   const last = lastToolNames;
   if (tools.length === last.length) {
     let same = true;
@@ -188,51 +165,65 @@ function toolNames(
   return names;
 }
 
-function toTraceData(event: AgentEvent, json: <T>(value: T) => T): TraceEventData {
+/**
+ * The data of `event`'s entry, its parts taken through `parts`; each object built with its
+ * fields in one literal per shape (no spread of an optional part: an eval run records one
+ * per event).
+ */
+function toTraceData(event: AgentEvent, parts: EntryParts): TraceEventData {
   switch (event.type) {
     case 'preCall':
-      return { type: 'preCall', input: json(event.input).slice() };
+      return { type: 'preCall', input: parts.json(event.input).slice() };
     case 'postCall':
-      return { type: 'postCall', reply: json(event.reply) };
-    case 'preReasoning':
-      return {
-        type: 'preReasoning',
-        messages: event.messages.map(refOf),
-        tools: event.tools.map((tool) => tool.function.name),
-        ...(event.toolChoice !== undefined && { toolChoice: json(event.toolChoice) as JsonValue }),
-      };
+      return { type: 'postCall', reply: parts.json(event.reply) };
+    case 'preReasoning': {
+      const messages = parts.of(event.messages);
+      const tools = parts.tools(event.tools);
+      return event.toolChoice === undefined
+        ? { type: 'preReasoning', messages, tools }
+        : {
+            type: 'preReasoning',
+            messages,
+            tools,
+            toolChoice: parts.json(event.toolChoice) as JsonValue,
+          };
+    }
     case 'reasoningChunk':
       // The most frequent event: copied by hand, not through JSON.
       return { type: 'reasoningChunk', delta: deltaOf(event.delta) };
     case 'postReasoning':
-    case 'postSummary':
-      return {
-        type: event.type,
-        reply: json(event.reply),
-        ...(event.usage && { usage: { ...event.usage } }),
-        ...(event.finishReason !== undefined && { finishReason: event.finishReason }),
-      };
-    case 'preActing':
-      return {
-        type: 'preActing',
-        toolCall: json(event.toolCall),
-        ...(event.deniedReason !== undefined && { deniedReason: event.deniedReason }),
-      };
+    case 'postSummary': {
+      const { type, finishReason } = event;
+      const reply = parts.json(event.reply);
+      if (event.usage === undefined) {
+        return finishReason === undefined ? { type, reply } : { type, reply, finishReason };
+      }
+      const usage = parts.json(event.usage);
+      return finishReason === undefined
+        ? { type, reply, usage }
+        : { type, reply, usage, finishReason };
+    }
+    case 'preActing': {
+      const toolCall = parts.json(event.toolCall);
+      return event.deniedReason === undefined
+        ? { type: 'preActing', toolCall }
+        : { type: 'preActing', toolCall, deniedReason: event.deniedReason };
+    }
     case 'actingChunk':
       return {
         type: 'actingChunk',
-        toolCall: json(event.toolCall),
-        chunk: json(event.chunk) as JsonValue,
+        toolCall: parts.json(event.toolCall),
+        chunk: parts.json(event.chunk) as JsonValue,
       };
-    case 'postActing':
-      return {
-        type: 'postActing',
-        toolCall: json(event.toolCall),
-        result: json(event.result) as unknown as JsonObject,
-        ...(event.resultKind !== undefined && { resultKind: event.resultKind }),
-      };
+    case 'postActing': {
+      const toolCall = parts.json(event.toolCall);
+      const result = parts.json(event.result) as unknown as JsonObject;
+      return event.resultKind === undefined
+        ? { type: 'postActing', toolCall, result }
+        : { type: 'postActing', toolCall, result, resultKind: event.resultKind };
+    }
     case 'preSummary':
-      return { type: 'preSummary', messages: event.messages.map(refOf) };
+      return { type: 'preSummary', messages: parts.of(event.messages) };
     case 'preCompress':
       return { type: 'preCompress', removed: event.messages.length, tokens: event.tokens };
     case 'postCompress':
@@ -245,7 +236,7 @@ function toTraceData(event: AgentEvent, json: <T>(value: T) => T): TraceEventDat
     case 'error':
       return { type: 'error', error: errorData(event.error) };
     case 'reply':
-      return { type: 'reply', msg: json(event.msg) };
+      return { type: 'reply', msg: parts.json(event.msg) };
   }
 }
 

@@ -62,3 +62,14 @@ export function snapshotLayout(snap: HeapSnapshot): SnapshotLayout {
     edgeTypes: edge_types[0],
   };
 }
+
+/**
+ * The name a node is listed by: its constructor or function name for objects, closures and
+ * native objects, else its type in parentheses (`(string)`, `(array)`). `offset` is the
+ * node's first field in `snap.nodes` (its index × `layout.width`).
+ */
+export function nodeName(snap: HeapSnapshot, layout: SnapshotLayout, offset: number): string {
+  const type = layout.nodeTypes[snap.nodes[offset + layout.type]!]!;
+  const raw = snap.strings[snap.nodes[offset + layout.name]!]!;
+  return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
+}

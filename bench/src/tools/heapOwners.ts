@@ -9,7 +9,12 @@
  * Usage: `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapOwners.ts rxagent-local 300`
  */
 import { Session } from 'node:inspector/promises';
-import { type HeapSnapshot, snapshotLayout, takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import {
+  type HeapSnapshot,
+  nodeName,
+  snapshotLayout,
+  takeHeapSnapshot,
+} from '../lib/heapSnapshot.js';
 import { parkedContender } from '../lib/parkedContender.js';
 
 /** Node ids of a snapshot. */
@@ -22,9 +27,7 @@ function idsOf(snap: HeapSnapshot): Set<number> {
 
 function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
   const layout = snapshotLayout(snap);
-  const { width, edgeWidth, nodeTypes, edgeTypes } = layout;
-  const typeAt = layout.type;
-  const nameAt = layout.name;
+  const { width, edgeWidth, edgeTypes } = layout;
   const sizeAt = layout.selfSize;
   const edgeCountAt = layout.edgeCount;
   const idAt = layout.id;
@@ -38,11 +41,7 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
     e += snap.nodes[i * width + edgeCountAt]! * edgeWidth;
     firstEdge[i + 1] = e;
   }
-  const nodeName = (i: number) => {
-    const type = nodeTypes[snap.nodes[i * width + typeAt]!]!;
-    const raw = snap.strings[snap.nodes[i * width + nameAt]!]!;
-    return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
-  };
+  const nameOf = (i: number) => nodeName(snap, layout, i * width);
   // BFS from the root over strong edges: each node's parent on a shortest path.
   const parent = new Int32Array(count).fill(-1);
   const parentEdge = new Array<string>(count);
@@ -65,7 +64,7 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
     }
     queue = next;
   }
-  const isOwner = (i: number) => /^[A-Z#]/.test(nodeName(i)) && !GENERIC.has(nodeName(i));
+  const isOwner = (i: number) => /^[A-Z#]/.test(nameOf(i)) && !GENERIC.has(nameOf(i));
   const out = new Map<string, [number, number]>();
   for (let i = 0; i < count; i++) {
     if (old.has(snap.nodes[i * width + idAt]!)) continue;
@@ -74,17 +73,17 @@ function owners(snap: HeapSnapshot, old: Set<number>, depthOwners: boolean) {
     let key = '(unreached)';
     for (let d = 0; d < 200 && parent[at] !== -1; d++) {
       if (at !== i && (old.has(snap.nodes[at * width + idAt]!) || isOwner(at))) {
-        key = `${old.has(snap.nodes[at * width + idAt]!) ? 'old ' : ''}${nodeName(at)}.${parentEdge[child]}`;
-        if (!depthOwners) key = `${nodeName(at)}.${parentEdge[child]}`;
+        key = `${old.has(snap.nodes[at * width + idAt]!) ? 'old ' : ''}${nameOf(at)}.${parentEdge[child]}`;
+        if (!depthOwners) key = `${nameOf(at)}.${parentEdge[child]}`;
         break;
       }
       if (at === 0) break;
       child = at;
       at = parent[at]!;
     }
-    if (at === i && isOwner(i)) key = `${nodeName(i)} (self)`;
+    if (at === i && isOwner(i)) key = `${nameOf(i)} (self)`;
     if (detail !== undefined && key === detail)
-      key = `${detail}: ${nodeName(i)} via .${parentEdge[i]}`;
+      key = `${detail}: ${nameOf(i)} via .${parentEdge[i]}`;
     const entry = out.get(key) ?? [0, 0];
     entry[0] += snap.nodes[i * width + sizeAt]!;
     entry[1] += 1;

@@ -8,7 +8,7 @@
  * `node --expose-gc --import tsx --import ./src/build/register.mjs src/tools/heapRetainers.ts rxagent-local 300 '(array)' 3`
  */
 import { Session } from 'node:inspector/promises';
-import { snapshotLayout, takeHeapSnapshot } from '../lib/heapSnapshot.js';
+import { nodeName, snapshotLayout, takeHeapSnapshot } from '../lib/heapSnapshot.js';
 import { parkedContender } from '../lib/parkedContender.js';
 
 /** Bytes and count of the matching objects, by `holder.edge`. */
@@ -19,19 +19,13 @@ async function byHolder(
 ): Promise<Map<string, number[]>> {
   const snap = await takeHeapSnapshot(session);
   const layout = snapshotLayout(snap);
-  const { width, edgeWidth, nodeTypes, edgeTypes } = layout;
-  const typeAt = layout.type;
-  const nameAt = layout.name;
+  const { width, edgeWidth, edgeTypes } = layout;
   const sizeAt = layout.selfSize;
   const edgeCountAt = layout.edgeCount;
   const edgeTypeAt = layout.edgeType;
   const edgeNameAt = layout.edgeName;
   const toAt = layout.to;
-  const nodeName = (n: number) => {
-    const type = nodeTypes[snap.nodes[n + typeAt]!]!;
-    const raw = snap.strings[snap.nodes[n + nameAt]!]!;
-    return type === 'object' || type === 'closure' || type === 'native' ? raw : `(${type})`;
-  };
+  const nameOf = (n: number) => nodeName(snap, layout, n);
   const holder = new Map<number, [number, string]>();
   let edge = 0;
   for (let n = 0; n < snap.nodes.length; n += width) {
@@ -48,11 +42,11 @@ async function byHolder(
   }
   const out = new Map<string, number[]>();
   for (let n = 0; n < snap.nodes.length; n += width) {
-    if (nodeName(n) !== wanted) continue;
+    if (nameOf(n) !== wanted) continue;
     // The chain of holders, `depth` deep: `Msg.content < Object.messages` reads "held by".
     const chain: string[] = [];
     for (let at = holder.get(n), d = 0; at && d < depth; at = holder.get(at[0]), d++) {
-      chain.push(`${nodeName(at[0])}.${at[1]}`);
+      chain.push(`${nameOf(at[0])}.${at[1]}`);
     }
     const key = chain.join(' < ') || '(root)';
     const entry = out.get(key) ?? [0, 0];

@@ -43,6 +43,7 @@ export { subAgentBudget, usageReportOf } from './agent/subAgentUsage.js';
 export {
   type Budget,
   type BudgetSpent,
+  budgetLeft,
   checkBudget,
   checkPriced,
   costOf,

@@ -90,6 +90,20 @@ export function checkPriced(where: string, budget: Budget | undefined, model: st
   );
 }
 
+/**
+ * What is left of `budget` after `usedTokens` tokens and `costUsd` dollars: each limit less
+ * what was used (0 at the least), prices as they are. A sub-agent's or a pipeline hop's call
+ * is given it.
+ */
+export function budgetLeft(budget: Budget, usedTokens: number, costUsd: number): Budget {
+  const { maxTokens, maxCostUsd, pricing } = budget;
+  return {
+    ...(maxTokens !== undefined && { maxTokens: Math.max(0, maxTokens - usedTokens) }),
+    ...(maxCostUsd !== undefined && { maxCostUsd: Math.max(0, maxCostUsd - costUsd) }),
+    ...(pricing !== undefined && { pricing }),
+  };
+}
+
 /** The dollars `usage` cost at `price`. */
 export function costOf(usage: Usage, price: ModelPricing): number {
   return (

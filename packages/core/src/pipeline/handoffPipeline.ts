@@ -3,7 +3,7 @@ import type { AgentBase } from '../agent/agentBase.js';
 import type { CallOptions } from '../agent/callOptions.js';
 import { replyMetadata } from '../agent/replyMetadata.js';
 import { subAgentBudget } from '../agent/subAgentUsage.js';
-import { type Budget, checkBudget } from '../budget/budget.js';
+import { type Budget, budgetLeft, checkBudget } from '../budget/budget.js';
 import { HandoffError, InvalidArgumentError } from '../errors.js';
 import { checkCallContext, normalizeInput } from '../internal/normalizeInput.js';
 import { frozenJson, type JsonObject } from '../json.js';
@@ -262,17 +262,9 @@ class PipelineUsage {
       this.#byAgent[name] = { ...addUsage(this.#byAgent[name], used)! };
   }
 
-  /** What is left of `budget` after the hops so far (each limit 0 or more). */
+  /** What is left of `budget` after the hops so far. */
   left(budget: Budget): Budget {
-    const used = this.#total?.totalTokens ?? 0;
-    const { maxTokens, maxCostUsd, pricing } = budget;
-    return {
-      ...(maxTokens !== undefined && { maxTokens: Math.max(0, maxTokens - used) }),
-      ...(maxCostUsd !== undefined && {
-        maxCostUsd: Math.max(0, maxCostUsd - (this.#costUsd ?? 0)),
-      }),
-      ...(pricing !== undefined && { pricing }),
-    };
+    return budgetLeft(budget, this.#total?.totalTokens ?? 0, this.#costUsd ?? 0);
   }
 
   /**

@@ -2,6 +2,7 @@ import {
   addUsage,
   type Budget,
   type BudgetSpent,
+  budgetLeft,
   type CallContext,
   costOf,
   isJsonObject,
@@ -55,13 +56,7 @@ export class UsageMeter {
   /** What the budget has left now (passed to a tool run, for its sub-agent), if there is a budget. */
   remaining(): Budget | undefined {
     const budget = this.budget;
-    if (budget === undefined) return undefined;
-    const { maxTokens, maxCostUsd, pricing } = budget;
-    return {
-      ...(maxTokens !== undefined && { maxTokens: Math.max(0, maxTokens - this.usedTokens) }),
-      ...(maxCostUsd !== undefined && { maxCostUsd: Math.max(0, maxCostUsd - this.costUsd) }),
-      ...(pricing !== undefined && { pricing }),
-    };
+    return budget === undefined ? undefined : budgetLeft(budget, this.usedTokens, this.costUsd);
   }
 
   /** Tokens used so far (sub-agents included). */

@@ -23,6 +23,11 @@ import { AgentWorker } from './agentWorker.js';
 import { RemoteAgent } from './remoteAgent.js';
 import { RemoteRunTimeoutError } from './remoteRunError.js';
 
+/** Resolves once `condition()` holds, checked every 10 ms. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(10);
+}
+
 describeRedis('AgentWorker and RemoteAgent', () => {
   let server: RedisServer;
   const closing: Array<() => Promise<void>> = [];
@@ -135,11 +140,7 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     await worker(queue, model);
     const agent = remote(queue, 't');
     const slow = agent.call(userMsg('long job')).subscribe({ error: () => {} });
-    await new Promise<void>((resolve) => {
-      const check = (): void =>
-        void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await until(() => model.requests.length > 0);
     slow.unsubscribe(); // interrupts the remote run; its follower is mid-XREAD
 
     const next = await agent.reply('again');
@@ -199,11 +200,7 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     const agent = remote(queue, 't');
     const reply = agent.reply('long job');
     // Wait until the worker started the model request.
-    await new Promise<void>((resolve) => {
-      const check = (): void =>
-        void (model.requests.length > 0 ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await until(() => model.requests.length > 0);
     const started = performance.now();
     agent.interrupt(userMsg('stop now'));
     const final = await reply;
@@ -286,11 +283,7 @@ describeRedis('AgentWorker and RemoteAgent', () => {
     ]);
     const w = await worker(queue, model, toolkit);
     const reply = remote(queue, 't').reply('go');
-    await new Promise<void>((resolve) => {
-      const check = (): void =>
-        void (w.activeRuns > 0 && model.requests.length > 0 ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await until(() => w.activeRuns > 0 && model.requests.length > 0);
     const stopped = w.stop();
     release();
     await stopped;

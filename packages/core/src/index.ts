@@ -135,8 +135,17 @@ export { AgentHost, type AgentHostOptions } from './host/agentHost.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+export type { Embedder } from './memory/embedder.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
 export type { Memory } from './memory/memory.js';
+export type {
+  MemoryItem,
+  MemoryStore,
+  Namespace,
+  PutOptions,
+  ScoredMemoryItem,
+  SearchOptions,
+} from './memory/memoryStore.js';
 export { StoreOnceMemory } from './memory/storeOnceMemory.js';
 export {
   type ContentBlock,

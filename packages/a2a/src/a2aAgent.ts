@@ -57,9 +57,7 @@ export class A2AAgent extends AgentBase {
 
   constructor(options: A2AAgentOptions) {
     super({ ...options, name: options?.name ?? 'a2a' });
-    if (typeof options.url !== 'string' || options.url === '')
-      throw new InvalidArgumentError("A2AAgent: options.url must be the remote agent's base URL.");
-    this.url = options.url;
+    this.url = checkedUrl(options.url);
     this.contextId = options.contextId ?? newId();
     this.#cancelTimeoutMs = options.cancelTimeoutMs ?? 5000;
   }
@@ -131,4 +129,29 @@ export class A2AAgent extends AgentBase {
     }
     return reply;
   }
+}
+
+/**
+ * The remote agent's base URL, checked when the agent is made rather than at its first call:
+ * an absolute http or https URL.
+ */
+function checkedUrl(url: unknown): string {
+  const shown = typeof url === 'string' ? JSON.stringify(url) : String(url);
+  if (typeof url !== 'string' || url === '')
+    throw new InvalidArgumentError(
+      `A2AAgent: options.url must be the remote agent's base URL, e.g. "http://127.0.0.1:9000" (got ${shown}).`,
+    );
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidArgumentError(
+      `A2AAgent: options.url ${shown} is not an absolute URL: give the remote agent's base URL, e.g. "http://127.0.0.1:9000".`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InvalidArgumentError(
+      `A2AAgent: options.url ${shown} must be an http or https URL (A2A's JSON-RPC binding runs over HTTP).`,
+    );
+  return url;
 }

@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
+import { VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   UnauthenticatedUser,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { type AgentSource, agentThreads, checkOptions } from '@rxagent/core';
+import { type AgentSource, agentThreads, checkOptions, InvalidArgumentError } from '@rxagent/core';
 import { type A2ACard, AGENT_CARD_PATH, servedCard } from './a2aCard.js';
-import { BodyTooLarge, readBody } from './readBody.js';
+import { admitRequest } from './admitRequest.js';
+import { BoundedTaskStore } from './boundedTaskStore.js';
+import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
+import { isRefusal, type RequestLimits, readRpcRequest } from './readRpcRequest.js';
 import { RxAgentExecutor } from './rxAgentExecutor.js';
 import { rpcError, sendJson, sendRpcResult } from './sendRpcResult.js';
 
@@ -20,8 +23,28 @@ export interface A2AHandlerOptions {
   readonly card: A2ACard;
   /** Largest accepted request body in bytes (default 1 MiB); a larger one gets a JSON-RPC error. */
   readonly maxBodyBytes?: number;
+  /**
+   * Deepest accepted nesting of arrays and objects in a request body, the body itself being
+   * level 1 (default 64); a deeper one gets JSON-RPC -32602 (HTTP 200) naming the limit.
+   */
+  readonly maxInputDepth?: number;
+  /**
+   * Browser origins besides the server's own that may call the agent (default none): a list
+   * like `['https://app.example.com']`, or a function of the `Origin` header. A request from
+   * the server's own page or without an `Origin` header (not a browser: the SDK client, a
+   * server, curl) is always allowed; any other origin gets HTTP 403. An allowed other origin
+   * gets CORS headers, and its preflight (`OPTIONS`) a 204.
+   */
+  readonly allowedOrigins?: AllowedOrigins;
   /** With an agent factory: contexts whose agent is kept (default 1000; the oldest idle go first). */
   readonly maxContexts?: number;
+  /**
+   * Finished tasks kept for `GetTask`, `ListTasks` and resuming (default 1000): completed,
+   * failed, canceled, rejected and input-required ones; past it, the task that finished
+   * longest ago is dropped and answers "task not found" (-32001). Running tasks are always
+   * kept.
+   */
+  readonly maxTasks?: number;
   /**
    * After a cancel (or a streaming client that went away), how long the interrupted call may
    * take to end before it is unsubscribed and the task ends canceled (default 10,000 ms).
@@ -34,7 +57,16 @@ export interface A2AHandlerOptions {
   readonly streamIntervalMs?: number;
 }
 
-const OPTION_KEYS = ['card', 'maxBodyBytes', 'maxContexts', 'interruptGraceMs', 'streamIntervalMs'];
+const OPTION_KEYS = [
+  'card',
+  'maxBodyBytes',
+  'maxInputDepth',
+  'allowedOrigins',
+  'maxContexts',
+  'maxTasks',
+  'interruptGraceMs',
+  'streamIntervalMs',
+];
 
 /** A `node:http` request listener. */
 export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -58,10 +90,18 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * - A2A `contextId` is the thread: `source` is one agent (every context shares it), a
  *   factory `(contextId) => agent` (one agent per context, at most `maxContexts` kept), or
  *   an agent host (`AgentHostLike`).
+ * - Finished tasks are kept in memory, at most `maxTasks` (default 1000): past it, the task
+ *   that finished longest ago is dropped and answers "task not found" (-32001).
+ * - Requests are checked like `agUiHandler`'s: a browser page of another origin than
+ *   `allowedOrigins` admits gets HTTP 403, a content type other than `application/json` (or
+ *   `application/a2a+json`) 415, another method than POST 405 — each with a JSON-RPC error
+ *   body. A request must send the header `A2A-Version: 1.0`: without it, A2A reads the
+ *   request as version 0.3, which gets -32009 (version not supported).
  * - Bad input gets the protocol's error, never a crash: a body that is not JSON is -32700, a
- *   body that is not a JSON-RPC request -32600, an unknown method -32601, an unknown task
- *   -32001, a body over `maxBodyBytes` -32600 with HTTP 413. A streaming client that
- *   disconnects interrupts its call.
+ *   body that is not a JSON-RPC request -32600, an unknown method -32601, a body nested
+ *   deeper than `maxInputDepth` (64) -32602, a message with an unknown role or no parts
+ *   -32602, an unknown task -32001, a body over `maxBodyBytes` -32600 with HTTP 413. A
+ *   streaming client that disconnects interrupts its call.
  *
  * @example
  * ```ts
@@ -71,6 +111,10 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * });
  * createServer(handler).listen(9000);
  * ```
+ *
+ * Throws `TypeError` for an unknown option or a card without a name, and
+ * `InvalidArgumentError` for a limit that is not a positive whole number or a bad
+ * `allowedOrigins` entry.
  */
 export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2ARequestListener {
   checkOptions(options, OPTION_KEYS, 'a2aHandler');
@@ -78,7 +122,12 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
     throw new TypeError(
       'a2aHandler: options.card must be an agent card with at least a name and a description.',
     );
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const limits: RequestLimits = {
+    maxBodyBytes: positiveWhole(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes'),
+    maxInputDepth: positiveWhole(options.maxInputDepth, 64, 'maxInputDepth'),
+  };
+  const maxTasks = positiveWhole(options.maxTasks, 1000, 'maxTasks');
+  const origins = new OriginPolicy(options.allowedOrigins);
   const threads = agentThreads(source, options.maxContexts ?? 1000, 'a2aHandler');
   const executor = new RxAgentExecutor(
     threads,
@@ -86,7 +135,8 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
     options.streamIntervalMs ?? 50,
   );
   const served = servedCard(options.card);
-  const requests = new DefaultRequestHandler(served.card, new InMemoryTaskStore(), executor);
+  const tasks = new BoundedTaskStore(maxTasks);
+  const requests = new DefaultRequestHandler(served.card, tasks, executor);
   const rpc = new JsonRpcTransportHandler(requests);
   return (req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
@@ -94,24 +144,20 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
       sendJson(res, 200, served.jsonFor(url));
       return;
     }
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'GET, POST');
-      sendJson(res, 405, { error: `POST a JSON-RPC request, or GET ${AGENT_CARD_PATH}.` });
-      return;
-    }
+    if (!admitRequest(req, res, origins)) return;
     void handlePost(
       req,
       res,
-      maxBodyBytes,
+      limits,
       async (body) => {
         const requestedVersion = header(req, A2A_VERSION_HEADER);
+        checkVersion(requestedVersion, served.card);
         const context = defaultServerCallContextBuilder({
           extensions: [],
           user: new UnauthenticatedUser(),
           headers: req.headers,
           ...(requestedVersion !== undefined && { requestedVersion }),
         });
-        validateVersion(context.requestedVersion, served.card, 'JSONRPC');
         return rpc.handle(body, context);
       },
       executor,
@@ -122,71 +168,46 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
 async function handlePost(
   req: IncomingMessage,
   res: ServerResponse,
-  maxBodyBytes: number,
+  limits: RequestLimits,
   run: (body: Record<string, unknown>) => ReturnType<JsonRpcTransportHandler['handle']>,
   executor: RxAgentExecutor,
 ): Promise<void> {
-  const text = await readBody(req, maxBodyBytes);
-  if (text instanceof BodyTooLarge) {
-    res.setHeader('connection', 'close');
-    sendJson(
-      res,
-      413,
-      rpcError(null, -32600, `Request body is larger than ${text.maxBytes} bytes.`),
-    );
+  const read = await readRpcRequest(req, limits);
+  if (isRefusal(read)) {
+    if (read.close === true) res.setHeader('connection', 'close');
+    sendJson(res, read.status, read.error);
     return;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    sendJson(
-      res,
-      200,
-      rpcError(null, -32700, `Request body is not valid JSON: ${messageOf(error)}`),
-    );
-    return;
-  }
-  const invalid = invalidRequest(body);
-  if (invalid !== undefined) {
-    const id = isRecord(body) && isId(body['id']) ? body['id'] : null;
-    sendJson(res, 200, rpcError(id, -32600, invalid));
-    return;
-  }
-  const request = body as Record<string, unknown>;
-  const id = (request['id'] ?? null) as string | number | null;
   let result: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
   try {
-    result = await run(request);
+    result = await run(read.body);
   } catch (error) {
-    sendJson(
-      res,
-      200,
-      rpcError(id, JsonRpcTransportHandler.mapToJSONRPCError(error).code, messageOf(error)),
-    );
+    const code = JsonRpcTransportHandler.mapToJSONRPCError(error).code;
+    sendJson(res, 200, rpcError(read.id, code, messageOf(error)));
     return;
   }
-  await sendRpcResult(res, id, result, executor);
+  await sendRpcResult(res, read.id, result, executor);
 }
 
-/** Why `body` is not a JSON-RPC 2.0 request, or `undefined` when it is one. */
-function invalidRequest(body: unknown): string | undefined {
-  if (!isRecord(body))
-    return 'The body must be one JSON-RPC 2.0 request object (batches are not supported).';
-  if (body['jsonrpc'] !== '2.0') return 'The request must have "jsonrpc": "2.0".';
-  if (typeof body['method'] !== 'string' || body['method'] === '')
-    return 'The request must name its "method" as a string.';
-  if ('id' in body && !isId(body['id']))
-    return 'The request "id" must be a string, an integer or null.';
-  return undefined;
+/**
+ * Checks the request's `A2A-Version`. A2A reads a missing or empty header as version 0.3,
+ * which this 1.0 server does not speak: that gets -32009 (VersionNotSupportedError) with a
+ * message saying which header to send, where the SDK's own would only name "0.3".
+ */
+function checkVersion(requested: string | undefined, card: AgentCard): void {
+  if (requested === undefined || requested.trim() === '')
+    throw new VersionNotSupportedError(
+      `The request has no ${A2A_VERSION_HEADER} header, which A2A reads as version 0.3; this agent speaks A2A 1.0: send the header "${A2A_VERSION_HEADER}: 1.0".`,
+    );
+  validateVersion(requested, card, 'JSONRPC');
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is string | number | null {
-  return value === null || typeof value === 'string' || Number.isInteger(value);
+function positiveWhole(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new InvalidArgumentError(
+    `a2aHandler: ${name} must be a positive whole number (got ${JSON.stringify(value) ?? String(value)}).`,
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

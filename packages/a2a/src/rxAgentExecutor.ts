@@ -178,7 +178,8 @@ function publishStatus(
   text?: string,
   approvalReply?: Msg,
 ): void {
-  const parts = text === undefined ? [] : [textPart(text)];
+  // An approval stop often has no text of its own: its message is then the data part alone.
+  const parts = text === undefined || text === '' ? [] : [textPart(text)];
   if (approvalReply !== undefined) parts.push(dataPart(pendingCallsData(approvalReply)));
   const message = parts.length > 0 ? a2aMessage('agent', parts, { contextId, taskId }) : undefined;
   bus.publish(

@@ -106,6 +106,19 @@ describe('A2AAgent against a server built on the @a2a-js/sdk', () => {
     expect(agent.isRunning).toBe(false);
   });
 
+  it('rejects a url that is not an absolute http(s) URL when it is made, naming the option', () => {
+    for (const url of ['not a url', '/agents/ops', 'ftp://host/agent', '', 42])
+      expect(() => new A2AAgent({ url } as never), String(url)).toThrow(
+        expect.objectContaining({
+          name: 'InvalidArgumentError',
+          message: expect.stringMatching(/^A2AAgent: options\.url /),
+        }),
+      );
+    expect(new A2AAgent({ url: 'https://agents.example/ops' }).url).toBe(
+      'https://agents.example/ops',
+    );
+  });
+
   it('rejects unknown options', () => {
     expect(() => new A2AAgent({ url: 'http://127.0.0.1:1', timeout: 5 } as never)).toThrow(
       /unknown option "timeout"/,

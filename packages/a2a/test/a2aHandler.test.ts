@@ -158,6 +158,8 @@ describe('a2aHandler: cancel, approval, contexts', () => {
     const client = await sdkClient(url);
     const stopped = asTask(await client.sendMessage(request('Clean up', { contextId: 'c-ok' })));
     expect(stopped.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The stop has no text of its own: the status message is the data part alone.
+    expect(stopped.status?.message?.parts.map((part) => part.content?.$case)).toEqual(['data']);
     const data = stopped.status?.message?.parts.find((part) => part.content?.$case === 'data');
     expect(data?.content?.value).toEqual({
       pendingToolCalls: [

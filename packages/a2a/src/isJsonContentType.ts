@@ -1,0 +1,20 @@
+/**
+ * Whether a request's `Content-Type` header is JSON in UTF-8: `application/json` (what the
+ * JSON-RPC binding sends) or A2A's `application/a2a+json`, with no parameter but an optional
+ * `charset=utf-8` (any case, quoted or not). Anything else (no header, `text/plain`, a form,
+ * multipart, another charset) is not.
+ *
+ * Only JSON is accepted because the other types are what any web page can POST to any
+ * address, a loopback one included, without a CORS preflight: refusing them keeps a foreign
+ * page from running the agent.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type, ...parameters] = header.split(';');
+  const media = type?.trim().toLowerCase();
+  if (media !== 'application/json' && media !== 'application/a2a+json') return false;
+  return parameters.every((parameter) => {
+    const [name, value] = parameter.split('=').map((part) => part.trim().toLowerCase());
+    return name === 'charset' && (value === 'utf-8' || value === '"utf-8"');
+  });
+}

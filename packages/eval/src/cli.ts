@@ -1,9 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from '@rxagent/core';
 import type { EvalReport } from './evalReport.js';
-import { type EvaluateOptions, evaluate } from './evaluate.js';
+import { evaluate } from './evaluate.js';
+import { loadEvalModule } from './loadEvalModule.js';
 import type { ProgressOut } from './progressLine.js';
+import { UsageError } from './usageError.js';
 import { writeReport } from './writeReport.js';
 
 /** Where the command writes and what it resolves paths against. */
@@ -18,19 +20,23 @@ const USAGE = `usage: rxagent-eval FILE [--threshold 0..1] [--out DIR] [--concur
 Runs the eval module FILE (its default export, or export "config": the options of evaluate(),
 or a function returning them), prints a summary, writes DIR/report.json, DIR/report.html and
 a trace page per run (default DIR: eval-report), and exits 1 when the score (the mean of the
-scorers' means) is below --threshold.`;
+scorers' means) is below --threshold (or the evaluation failed), 2 for bad usage.`;
 
 /**
- * The `rxagent-eval` command: resolves with its exit code (0 passed, 1 below the threshold
- * or failed, 2 for bad usage) after printing the summary to `io.stdout` and any problem to
- * `io.stderr`.
+ * The `rxagent-eval` command: resolves with its exit code after printing the summary to
+ * `io.stdout` and any problem to `io.stderr`: 0 passed; 1 below the threshold, or an error
+ * while the evaluation ran (with its stack); 2 for bad usage, with a one-line message — bad
+ * options (`--concurrency 0`), no module at FILE, a TypeScript module without tsx, a module
+ * that exports no config or bad options of `evaluate()` in it, an `--out` that cannot be a
+ * directory.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
-    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`${oneLine(message)} (rxagent-eval --help shows the usage.)\n`);
     return 2;
   }
   if (parsed.help) {
@@ -38,24 +44,46 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   }
   try {
-    const config = await loadConfig(resolve(io.cwd, parsed.file));
+    const config = await loadEvalModule(resolve(io.cwd, parsed.file));
     const report = await evaluate({
       ...config,
       ...(parsed.concurrency !== undefined && { concurrency: parsed.concurrency }),
       ...(parsed.trials !== undefined && { trials: parsed.trials }),
       ...(parsed.name !== undefined && { name: parsed.name }),
       progress: config.progress ?? io.stderr,
-    });
+    }).catch(asUsageError);
     const out = isAbsolute(parsed.out) ? parsed.out : resolve(io.cwd, parsed.out);
-    const written = await writeReport(report, out);
+    const written = await writeReport(report, out).catch(asUsageError);
     io.stdout.write(summaryText(report, written.html, parsed.threshold));
     return parsed.threshold !== undefined && report.score < parsed.threshold ? 1 : 0;
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${oneLine(error.message)}\n`);
+      return 2;
+    }
     io.stderr.write(
       `rxagent-eval: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
     return 1;
   }
+}
+
+/**
+ * `evaluate()` rejects with `TypeError` or `InvalidArgumentError` only for bad options or a
+ * bad dataset, before any run, and `writeReport` with `InvalidArgumentError` for an `--out`
+ * that cannot be a directory: both are the invocation's fault.
+ */
+function asUsageError(error: unknown): never {
+  if (error instanceof TypeError || error instanceof InvalidArgumentError)
+    throw new UsageError(
+      error.message.startsWith('rxagent-eval') ? error.message : `rxagent-eval: ${error.message}`,
+      { cause: error },
+    );
+  throw error;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
 }
 
 function parse(argv: readonly string[]) {
@@ -82,8 +110,8 @@ function parse(argv: readonly string[]) {
     file: positionals[0]!,
     out: values.out,
     threshold,
-    concurrency: numberOption(values.concurrency, 'concurrency'),
-    trials: numberOption(values.trials, 'trials'),
+    concurrency: countOption(values.concurrency, 'concurrency'),
+    trials: countOption(values.trials, 'trials'),
     name: values.name,
   } as const;
 }
@@ -97,16 +125,12 @@ function numberOption(value: string | undefined, name: string): number | undefin
   return number;
 }
 
-async function loadConfig(path: string): Promise<EvaluateOptions> {
-  const module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
-  const exported = module['default'] ?? module['config'];
-  const config = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
-  if (typeof config !== 'object' || config === null) {
-    throw new TypeError(
-      `${path} exports no eval config: export default the options of evaluate() (or a function returning them).`,
-    );
+function countOption(value: string | undefined, name: string): number | undefined {
+  const number = numberOption(value, name);
+  if (number !== undefined && !(Number.isSafeInteger(number) && number > 0)) {
+    throw new Error(`rxagent-eval: --${name} must be a whole number of at least 1, not ${value}.`);
   }
-  return config as EvaluateOptions;
+  return number;
 }
 
 function summaryText(report: EvalReport, html: string, threshold: number | undefined): string {

@@ -9,7 +9,8 @@ const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
  * The report as one self-contained HTML page (no script, a CSP that forbids every fetch):
  * the totals (score, pass rate, latency p50/p95, tokens), a table of scorers (mean, pass
  * rate), and a table of runs with each scorer's score and reason, the latency, the tokens,
- * the reply and, when `traceHref` gives one, a link to the run's trace page.
+ * the reply and, when `traceHref` gives one, a link to the run's trace page. Every value
+ * from the report is escaped, counts too: a report read back from JSON may hold anything.
  */
 export function reportHtml(
   report: EvalReport,
@@ -30,7 +31,7 @@ export function reportHtml(
     pageHead(`${report.name} — eval report`, PAGE_CSS),
     '<body><main>',
     `<h1>${escapeHtml(report.name)}</h1>`,
-    `<p class="sub">${report.cases.length} runs · started ${escapeHtml(report.startedAt)} · took ${formatMs(report.durationMs)}</p>`,
+    `<p class="sub">${escapeHtml(String(report.cases.length))} runs · started ${escapeHtml(report.startedAt)} · took ${formatMs(report.durationMs)}</p>`,
     '<div class="stats">',
     stat(report.score.toFixed(3), 'score (mean of scorers)'),
     stat(pct(report.passRate), 'runs passing every scorer'),
@@ -38,7 +39,7 @@ export function reportHtml(
     stat(formatMs(report.latency.p95), 'latency p95'),
     stat(
       String(report.tokens.totalTokens),
-      `tokens (${report.tokens.inputTokens} in / ${report.tokens.outputTokens} out)`,
+      escapeHtml(`tokens (${report.tokens.inputTokens} in / ${report.tokens.outputTokens} out)`),
     ),
     stat(String(report.errors), 'failed runs'),
     '</div>',
@@ -56,7 +57,7 @@ function caseRow(
   trials: boolean,
   href: string | undefined,
 ): string {
-  const trial = trials ? `<td class="num">${result.trial + 1}</td>` : '';
+  const trial = trials ? `<td class="num">${escapeHtml(String(result.trial + 1))}</td>` : '';
   const scores = names.map((name) => {
     const score = result.scores[name];
     const value = score?.score ?? 0;
@@ -65,5 +66,5 @@ function caseRow(
   });
   const reply = result.reply ? textOf(result.reply) : `error: ${result.error ?? 'unknown'}`;
   const link = href ? `<a href="${escapeHtml(href)}">trace</a>` : '';
-  return `<tr data-kind="case" data-case="${escapeHtml(result.id)}" data-passed="${result.passed}"><td>${escapeHtml(result.id)}</td>${trial}${scores.join('')}<td class="num">${formatMs(result.latencyMs)}</td><td class="num">${result.usage.totalTokens}</td><td>${escapeHtml(clip(reply, 240))}</td><td>${link}</td></tr>`;
+  return `<tr data-kind="case" data-case="${escapeHtml(result.id)}" data-passed="${escapeHtml(String(result.passed))}"><td>${escapeHtml(result.id)}</td>${trial}${scores.join('')}<td class="num">${formatMs(result.latencyMs)}</td><td class="num">${escapeHtml(String(result.usage.totalTokens))}</td><td>${escapeHtml(clip(reply, 240))}</td><td>${link}</td></tr>`;
 }

@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InvalidArgumentError } from '@rxagent/core';
 import type { CaseResult, EvalReport } from './evalReport.js';
 import { reportHtml } from './reportHtml.js';
 import { traceHtml } from './trace/traceHtml.js';
@@ -23,11 +24,28 @@ export function traceFileName(result: CaseResult, index: number): string {
 /**
  * Writes `report` to `dir` (created when missing): `report.json`, `report.html` (one
  * self-contained page) and a self-contained trace page per run in `traces/`, which the
- * report links. Resolves with the paths written; rejects with the file system's error.
+ * report links. Resolves with the paths written. Rejects with `InvalidArgumentError` naming
+ * the file in the way when `dir` (or a folder above it, or one of the files to write) is a
+ * file where a directory must be, or the reverse; otherwise with the file system's error
+ * (which names the path).
  */
 export async function writeReport(report: EvalReport, dir: string): Promise<WrittenReport> {
   const traceDir = join(dir, 'traces');
-  await mkdir(traceDir, { recursive: true });
+  await mkdir(traceDir, { recursive: true }).catch((error: unknown) =>
+    inTheWay(error, dir, traceDir),
+  );
+  try {
+    return await writeFiles(report, dir, traceDir);
+  } catch (error) {
+    return inTheWay(error, dir, traceDir);
+  }
+}
+
+async function writeFiles(
+  report: EvalReport,
+  dir: string,
+  traceDir: string,
+): Promise<WrittenReport> {
   const names = report.cases.map(traceFileName);
   const traces = await Promise.all(
     report.cases.map(async (result, index) => {
@@ -45,4 +63,36 @@ export async function writeReport(report: EvalReport, dir: string): Promise<Writ
     reportHtml(report, (_result, index) => `traces/${names[index]}`),
   );
   return { json, html, traces };
+}
+
+/** The errors of a path that has a file where a directory must be, or a directory where a file must. */
+const IN_THE_WAY = new Set(['ENOTDIR', 'EEXIST', 'EISDIR']);
+
+/**
+ * Rethrows a file system error of writing the report as `InvalidArgumentError` naming what
+ * is in the way when a file stands where a directory must be (or the reverse).
+ */
+async function inTheWay(error: unknown, dir: string, traceDir: string): Promise<never> {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !IN_THE_WAY.has(code)) throw error;
+  const path = (error as { path?: unknown }).path;
+  if (code === 'EISDIR' && typeof path === 'string')
+    throw new InvalidArgumentError(
+      `writeReport: cannot write the report to ${dir}: ${path} is a directory, where the report writes a file. Move it away or give another directory.`,
+      { cause: error },
+    );
+  const file = await fileOnTheWay(traceDir);
+  throw new InvalidArgumentError(
+    `writeReport: cannot write the report to ${dir}: ${file ?? dir} is a file, not a directory. Give a directory path (it is created when missing).`,
+    { cause: error },
+  );
+}
+
+/** The first path from `path` up that exists and is not a directory. */
+async function fileOnTheWay(path: string): Promise<string | undefined> {
+  for (let at = path; ; at = dirname(at)) {
+    const found = await stat(at).catch(() => undefined);
+    if (found !== undefined) return found.isDirectory() ? undefined : at;
+    if (dirname(at) === at) return undefined;
+  }
 }

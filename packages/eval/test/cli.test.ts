@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,12 +84,34 @@ describe('rxagent-eval', () => {
     );
   }, 60_000);
 
-  it('exits 2 for bad usage and 1 for a module without a config', async () => {
-    const usage = await rxagentEval(['--threshold', 'high', 'x.ts']);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('--threshold must be a number, not "high"');
+  it('exits 2 with one line for bad usage: options, a missing module, a module without a config, an --out under a file', async () => {
+    const oneLine = (run: Run) => {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      return run.stderr;
+    };
+    const capitals = join(FIXTURES, 'capitals.eval.ts');
+    expect(oneLine(await rxagentEval(['--threshold', 'high', 'x.ts']))).toContain(
+      '--threshold must be a number, not "high"',
+    );
+    expect(oneLine(await rxagentEval([capitals, '--concurrency', '0']))).toContain(
+      '--concurrency must be a whole number of at least 1, not 0',
+    );
+    expect(oneLine(await rxagentEval([capitals, '--trials', '1.5']))).toContain(
+      '--trials must be a whole number of at least 1, not 1.5',
+    );
+    const missing = join(dir, 'missing.eval.ts');
+    expect(oneLine(await rxagentEval([missing]))).toBe(
+      `rxagent-eval: no eval module at ${missing}.\n`,
+    );
     const broken = await rxagentEval([join(FIXTURES, 'broken.eval.ts'), '--out', join(dir, 'b')]);
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('exports no eval config');
-  }, 60_000);
+    expect(oneLine(broken)).toContain('exports no eval config');
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'not a directory');
+    expect(oneLine(await rxagentEval([capitals, '--out', join(file, 'out')]))).toContain(
+      `${file} is a file, not a directory`,
+    );
+  }, 120_000);
 });

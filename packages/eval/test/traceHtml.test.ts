@@ -56,4 +56,27 @@ describe('traceHtml', () => {
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain("default-src 'none'");
   });
+
+  it('escapes an event type read back from JSON, in the event table', async () => {
+    const events = await weatherRun();
+    const entries = events.map((event, i) => toTraceEntry(event, i * 10));
+    const read = JSON.parse(JSON.stringify(entries)) as typeof entries;
+    const forged = {
+      ...read[0]!,
+      event: { ...read[0]!.event, type: '<img src=x onerror=alert(1)>' },
+    };
+    const html = traceHtml([...read, forged as (typeof entries)[number]]);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('<td>&lt;img src=x onerror=alert(1)&gt;</td>');
+  });
+
+  it('labels the card of a stream() run (untimed) "events", and of a timed run "duration"', async () => {
+    const events = await weatherRun();
+    const untimed = traceHtml(events);
+    expect(untimed).toContain(`<b>${events.length}</b><span>events</span>`);
+    expect(untimed).not.toContain('<span>duration</span>');
+    const timed = traceHtml(events.map((event, i) => toTraceEntry(event, i * 10)));
+    expect(timed).toMatch(/<b>\d+ ms<\/b><span>duration<\/span>/);
+    expect(timed).not.toContain('<span>events</span>');
+  });
 });

@@ -62,10 +62,10 @@ function summaryHtml(model: TraceModel): string {
   const stat = (value: string | number, label: string) =>
     `<div class="stat"><b>${escapeHtml(String(value))}</b><span>${label}</span></div>`;
   return `<div class="stats">${[
-    stat(
-      model.timed ? formatMs(model.end - model.start) : `${model.entries.length} events`,
-      'duration',
-    ),
+    // A stream()'s events carry no time: their page counts them instead of timing the run.
+    model.timed
+      ? stat(formatMs(model.end - model.start), 'duration')
+      : stat(model.entries.length, 'events'),
     stat(model.lanes.length, 'agents'),
     stat(calls.length, 'calls'),
     stat(steps.length, 'model requests'),
@@ -205,7 +205,7 @@ function toolHtml(tool: TraceToolCall, model: TraceModel): string {
 function eventLogHtml(model: TraceModel): string {
   const rows = model.entries.map((entry, index) => {
     const at = model.timed ? formatMs(entry.at - model.start) : String(index + 1);
-    return `<tr data-kind="event"><td class="num">${escapeHtml(at)}</td><td>${escapeHtml(entry.agent)}</td><td>${entry.event.type}</td></tr>`;
+    return `<tr data-kind="event"><td class="num">${escapeHtml(at)}</td><td>${escapeHtml(entry.agent)}</td><td>${escapeHtml(String(entry.event.type))}</td></tr>`;
   });
   return `<h2>Events</h2><details><summary>All ${model.entries.length} events, in order</summary><div class="scroll"><table><thead><tr><th class="num">${model.timed ? 'at' : '#'}</th><th>agent</th><th>event</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></details>`;
 }

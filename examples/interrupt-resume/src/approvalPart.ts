@@ -28,8 +28,10 @@ export interface ApprovalOutcome {
 /**
  * Part 3: `publish_report` is defined with `needsApproval: true`, so when the model wants to
  * publish, the call ends before acting (`generateReason: 'approval_required'`). The program
- * shows the pending call, asks for approval (auto-approves when not in a terminal), and
- * resumes with `toolDecisions({ approve })` or `toolDecisions({ deny: { id: reason } })`.
+ * shows the pending call, asks for approval, and resumes with `toolDecisions({ approve })`
+ * or `toolDecisions({ deny: { id: reason } })`. Without a terminal nobody can answer, so the
+ * call is denied — a human-in-the-loop step never approves itself — unless `--approve` was
+ * given (a human's decision made in advance).
  */
 export async function approvalPart(
   agent: ReActAgent,
@@ -65,8 +67,14 @@ async function decide(pending: readonly ToolUseBlock[], context: RunContext): Pr
   if (pending.length === 0) return false;
   const names = pending.map((call) => call.name).join(', ');
   if (context.interactive) return askYesNo(`Approve ${names}?`, context.input, context.out);
-  context.out.write(`approve ${names}? yes (auto-approved: stdin is not a terminal)\n`);
-  return true;
+  if (context.approve) {
+    context.out.write(`approve ${names}? yes (approved in advance with --approve)\n`);
+    return true;
+  }
+  context.out.write(
+    `approve ${names}? no: stdin is not a terminal, so nobody can approve it and it is denied (run in a terminal, or pass --approve to approve it in advance)\n`,
+  );
+  return false;
 }
 
 function replyOf(events: Observable<AgentEvent>, out: RunContext['out']): Promise<Msg> {

@@ -14,9 +14,16 @@ export interface InterruptResumeOptions {
   readonly out?: Out;
   /** Environment that selects the model (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
-  /** Command-line flags: `--resume` runs parts 2–3 from the saved session, `--interrupt-only` part 1. */
+  /**
+   * Command-line flags: `--resume` runs parts 2–3 from the saved session, `--interrupt-only`
+   * part 1, `--approve` approves the held call without asking (else a run without a terminal
+   * denies it).
+   */
   readonly argv?: readonly string[];
-  /** Keypress and prompt (default: when stdin and stdout are terminals); else a timer and auto-approval. */
+  /**
+   * Keypress and prompt (default: when stdin and stdout are terminals); else a timer, and the
+   * held call is denied unless `--approve` is given: nobody is there to approve it.
+   */
   readonly interactive?: boolean;
   readonly input?: Input;
   /** Where the session file (and the published reports) go (default: `.sessions/` in this example). */
@@ -54,6 +61,7 @@ export async function main(options: InterruptResumeOptions = {}): Promise<Interr
     out,
     env: options.env ?? process.env,
     interactive: options.interactive ?? (input.isTTY === true && out.isTTY === true),
+    approve: argv.includes('--approve'),
     input,
     session: new JsonFileSession(options.sessionDir ?? join(EXAMPLE_DIR, '.sessions')),
     monthMs: options.monthMs ?? 400,

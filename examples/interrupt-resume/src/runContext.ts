@@ -20,8 +20,13 @@ export interface TimelineEntry {
 export interface RunContext {
   readonly out: Out;
   readonly env: NodeJS.ProcessEnv;
-  /** Keypress to interrupt and a prompt to approve (a TTY); else a timer and auto-approval. */
+  /**
+   * Keypress to interrupt and a prompt to approve (a TTY); else a timer, and a call waiting
+   * for approval is denied (nobody is there to approve it) unless `approve` says otherwise.
+   */
   readonly interactive: boolean;
+  /** Approve the held call without asking: a human decided in advance (`--approve`). */
+  readonly approve: boolean;
   readonly input: Input;
   readonly session: JsonFileSession;
   /** Milliseconds the report tool spends per month of archive. */

@@ -60,11 +60,17 @@ function at(timeline: readonly { what: string }[], prefix: string): number {
 }
 
 describe('interrupt-resume example (offline)', () => {
-  it('interrupts the long scan quickly, saves, resumes from the file and publishes after approval', async () => {
+  it('interrupts the long scan quickly, saves, resumes from the file and publishes after approval (--approve)', async () => {
     const dir = await sessionDir();
     const { out, text } = capture();
 
-    const result = await main({ out, env: {}, interactive: false, sessionDir: dir });
+    const result = await main({
+      out,
+      env: {},
+      interactive: false,
+      sessionDir: dir,
+      argv: ['--approve'],
+    });
 
     expect(text().split('\n')[0]).toMatch(/^mode: offline/);
     const cut = result.interrupted!;
@@ -123,7 +129,7 @@ describe('interrupt-resume example (offline)', () => {
 
     const first = await main({ ...fast, out: capture().out, argv: ['--interrupt-only'] });
     const secondOut = capture();
-    const second = await main({ ...fast, out: secondOut.out, argv: ['--resume'] });
+    const second = await main({ ...fast, out: secondOut.out, argv: ['--resume', '--approve'] });
 
     expect(first.resumed).toBeUndefined();
     expect(second.interrupted).toBeUndefined();
@@ -156,10 +162,10 @@ describe('interrupt-resume example (offline)', () => {
     };
 
     await main({ ...fast, out: capture().out, argv: ['--interrupt-only'] });
-    await main({ ...fast, out: capture().out, argv: ['--resume'] });
+    await main({ ...fast, out: capture().out, argv: ['--resume', '--approve'] });
     // The scripted model plays the same calls (same ids) again: they must not clash with
     // the ones the restored conversation holds.
-    const again = await main({ ...fast, out: capture().out, argv: ['--resume'] });
+    const again = await main({ ...fast, out: capture().out, argv: ['--resume', '--approve'] });
 
     const messages = again.approval!.reply.content;
     expect(messages).toContainEqual({ type: 'text', text: expect.stringContaining('Published') });
@@ -172,6 +178,33 @@ describe('interrupt-resume example (offline)', () => {
     });
     reloaded.loadStateDict(saved!);
     expectValidConversation(reloaded.memory.messages());
+  });
+
+  it('denies the held call when nobody is at a terminal to approve it, and publishes nothing', async () => {
+    const dir = await sessionDir();
+    const { out, text } = capture();
+
+    const result = await main({
+      out,
+      env: {},
+      interactive: false,
+      sessionDir: dir,
+      monthMs: 50,
+      interruptAfterMs: 120,
+    });
+
+    expect(text()).toContain(
+      'approve publish_report? no: stdin is not a terminal, so nobody can approve it and it is denied',
+    );
+    expect(result.approval!.approved).toBe(false);
+    expect(at(result.timeline, 'declined')).toBeGreaterThanOrEqual(0);
+    expect(at(result.timeline, 'publish_report ran')).toBe(-1);
+    await expect(stat(join(dir, 'outbox', 'ops.md'))).rejects.toThrow(/ENOENT/);
+    expect(result.approval!.reply.content).toContainEqual({
+      type: 'text',
+      text: expect.stringContaining('did not publish'),
+    });
+    expectValidConversation(result.resumed!.agent.memory.messages());
   });
 
   it('interrupts on a keypress and never publishes when the user declines', async () => {

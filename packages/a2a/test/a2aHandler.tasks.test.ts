@@ -59,19 +59,31 @@ describe('a2aHandler task store', () => {
     // A new context per message (none is given), each its own agent, few of them kept.
     server = await listen(a2aHandler(() => echoAgent(), { card, maxContexts: 10 }));
     const url = server.url;
-    const ids: string[] = [];
     // Each message carries 20 KB of text: every one of them kept would be 30 MB.
     const padding = 'x'.repeat(20 * 1024);
-    for (let i = 0; i < 1500; i++) {
-      const sent = await rpc(url, 'SendMessage', message(`${i} ${padding}`));
-      expect(sent.result?.task?.status?.state, `task ${i}`).toBe('TASK_STATE_COMPLETED');
-      ids.push(sent.result?.task?.id ?? '');
-    }
+    /** Sends `count` messages, 8 at a time; resolves with their task ids once all finished. */
+    const wave = async (from: number, count: number): Promise<string[]> => {
+      const ids: string[] = [];
+      let next = from;
+      const worker = async (): Promise<void> => {
+        while (next < from + count) {
+          const i = next++;
+          const sent = await rpc(url, 'SendMessage', message(`${i} ${padding}`));
+          expect(sent.result?.task?.status?.state, `task ${i}`).toBe('TASK_STATE_COMPLETED');
+          ids[i - from] = sent.result?.task?.id ?? '';
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      return ids;
+    };
+    // The first 500 all finish before any of the last 1000 starts.
+    const first = await wave(0, 500);
+    const last = await wave(500, 1000);
     expect(await taskCount(url)).toBe(1000);
     // The 500 that finished first are gone: "task not found"; the last 1000 are all there.
-    for (const id of [ids[0], ids[250], ids[499]])
+    for (const id of [first[0], first[250], first[499]])
       expect((await rpc(url, 'GetTask', { id })).error?.code, id).toBe(-32001);
-    for (const id of [ids[500], ids[1000], ids[1499]])
+    for (const id of [last[0], last[500], last[999]])
       expect((await rpc(url, 'GetTask', { id })).result?.status?.state, id).toBe(
         'TASK_STATE_COMPLETED',
       );

@@ -75,7 +75,7 @@ export type A2ARequestListener = (req: IncomingMessage, res: ServerResponse) => 
  * A `node:http` handler serving an rxagent agent over A2A 1.0 (JSON-RPC binding, as the
  * `@a2a-js/sdk` client speaks it): `GET …/.well-known/agent-card.json` answers the card,
  * and a POST anywhere else is a JSON-RPC request, run by the SDK's request handler on an
- * in-memory task store:
+ * in-memory task store that keeps at most `maxTasks` finished tasks:
  *
  * - `SendMessage` runs one call of the context's agent and answers with the task (completed
  *   with the reply's text as an artifact, input-required, canceled or failed);

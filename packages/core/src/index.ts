@@ -224,6 +224,10 @@ export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js
 export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
 export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';
 export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
+export { loadSkills } from './skills/loadSkills.js';
+export type { Skill } from './skills/skill.js';
+export { MAX_SKILL_FILE_BYTES, SkillSet } from './skills/skillSet.js';
+export { SKILL_TOOL_NAMES, skillTools } from './skills/skillTools.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';

@@ -12,7 +12,9 @@ import {
   type JsonObject,
   type Memory,
   type Msg,
+  SkillSet,
   StoreOnceMemory,
+  skillTools,
   Toolkit,
   type ToolUseBlock,
   toolUses,
@@ -98,6 +100,7 @@ export class ReActAgent extends AgentBase {
   readonly #maxInputChars: number;
   readonly #plan: PlanNotebook | undefined;
   readonly #approvalRules: readonly ApprovalRule[];
+  readonly #systemPrompt: string; // sysPrompt plus the skills catalog, built once: byte-stable
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
@@ -122,8 +125,11 @@ export class ReActAgent extends AgentBase {
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
+    const skills = agentSkills(options);
+    this.#systemPrompt = skills ? joinSections(this.sysPrompt, skills.catalog()) : this.sysPrompt;
     const callToolkit = this.#handoffs.extend(this.toolkit);
-    this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
+    const extra = [...(plan ? planTools(plan) : []), ...(skills ? skillTools(skills) : [])];
+    this.#callToolkit = extra.length > 0 ? callToolkit.extend(extra) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
@@ -136,7 +142,7 @@ export class ReActAgent extends AgentBase {
   }
 
   protected override defaultSystemPrompt(): string {
-    return this.sysPrompt;
+    return this.#systemPrompt;
   }
 
   /** Makes the messages named `from` in memory (that agent's replies and tool results) this agent's. */
@@ -459,6 +465,20 @@ function agentBudget(options: ReActAgentOptions): Budget | undefined {
 }
 
 /** The plan notebook of `new ReActAgent(options)` with `plan: true`; checks the option. */
+function agentSkills(options: ReActAgentOptions): SkillSet | undefined {
+  const { skills } = options;
+  if (skills === undefined) return undefined;
+  if (!(skills instanceof SkillSet))
+    throw new InvalidArgumentError(
+      `ReActAgent "${options.name}": skills must be what loadSkills(dir) returns (a SkillSet).`,
+    );
+  return skills.skills.length > 0 ? skills : undefined;
+}
+
+function joinSections(prompt: string, section: string): string {
+  return prompt === '' ? section : `${prompt}\n\n${section}`;
+}
+
 function planNotebook(options: ReActAgentOptions): PlanNotebook | undefined {
   const { plan } = options;
   if (plan !== undefined && typeof plan !== 'boolean')

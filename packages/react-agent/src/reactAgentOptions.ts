@@ -6,6 +6,7 @@ import {
   type Memory,
   type ModelOptions,
   optionNames,
+  type SkillSet,
   type Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
@@ -87,6 +88,13 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * and field.
    */
   readonly approvalRules?: readonly ApprovalRule[];
+  /**
+   * Agent Skills (`await loadSkills(dir)`): the catalog (each skill's name and description,
+   * byte-stable) is appended to the system prompt, and the tools `load_skill({ name })` and
+   * `read_skill_file({ name, path })` let the model read a skill's instructions and files when
+   * a task needs them (never a file outside the skill's folder).
+   */
+  readonly skills?: SkillSet;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -110,5 +118,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     budget: true,
     plan: true,
     approvalRules: true,
+    skills: true,
   },
 );

@@ -33,6 +33,7 @@ export { type AgentEventOf, isEvent } from './agent/isEvent.js';
 export { type HookRoom, type PhaseSink, Phases } from './agent/phases.js';
 export {
   type GenerateReason,
+  type GuardrailTripMetadata,
   isGenerateReason,
   type ReplyMetadata,
   type ReplyStats,
@@ -101,10 +102,39 @@ export {
   ToolError,
   UnsupportedStructuredOutputError,
 } from './errors.js';
+export {
+  checkGuardrails,
+  DEFAULT_GUARDRAIL_TIMEOUT_MS,
+  GUARDRAIL_STAGES,
+  type Guardrail,
+  type GuardrailContent,
+  type GuardrailContext,
+  type GuardrailDefinition,
+  type GuardrailResult,
+  type GuardrailStage,
+  type GuardrailToolCall,
+  type GuardrailVerdict,
+  guardrail,
+} from './guardrails/guardrail.js';
+export {
+  findPii,
+  luhnChecks,
+  type PiiKind,
+  type PiiMatch,
+  redactPii,
+} from './guardrails/piiDetectors.js';
+export { type PiiGuardrailOptions, piiGuardrail } from './guardrails/piiGuardrail.js';
+export {
+  type GuardedContent,
+  type GuardrailReport,
+  type GuardrailRunContext,
+  runGuardrails,
+} from './guardrails/runGuardrails.js';
 export { DEFAULT_HOOK_PRIORITY, type Hook, type HookResult } from './hooks/hook.js';
 export type {
   ActingChunkEvent,
   ErrorEvent,
+  GuardrailEvent,
   HookEvent,
   HookEventOf,
   HookEventType,

@@ -20,8 +20,9 @@ import {
   toolUses,
   withMetadata,
 } from '@rxagent/core';
-import { defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
+import { concatMap, defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
 import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
+import { AgentGuardrails } from './guardrails/agentGuardrails.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
@@ -101,6 +102,7 @@ export class ReActAgent extends AgentBase {
   readonly #plan: PlanNotebook | undefined;
   readonly #approvalRules: readonly ApprovalRule[];
   readonly #systemPrompt: string; // sysPrompt plus the skills catalog, built once: byte-stable
+  readonly #guardrails: AgentGuardrails | undefined;
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
@@ -125,6 +127,9 @@ export class ReActAgent extends AgentBase {
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
+    this.#guardrails = AgentGuardrails.of(options.name, options.guardrails);
+    const toolGuard = this.#guardrails?.toolHook(() => this.#current?.context);
+    if (toolGuard) this.addHook(toolGuard);
     const skills = agentSkills(options);
     this.#systemPrompt = skills ? joinSections(this.sysPrompt, skills.catalog()) : this.sysPrompt;
     const callToolkit = this.#handoffs.extend(this.toolkit);
@@ -159,6 +164,24 @@ export class ReActAgent extends AgentBase {
    * once.
    */
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
+    const guardrails = this.#guardrails;
+    // Input guardrails decide before anything is stored or sent (a recovered call's input
+    // was admitted before its crash).
+    if (guardrails === undefined || !guardrails.watches('input') || context.recovered)
+      return this.#run(msgs, context);
+    return guardrails
+      .admit(msgs, context)
+      .pipe(
+        concatMap((admission) =>
+          admission.kind === 'admitted'
+            ? this.#run(admission.msgs, context)
+            : of(refusedInput(admission.reply)),
+        ),
+      );
+  }
+
+  /** The call proper, on its admitted input. */
+  #run(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       const { maxIters = this.maxIters } = context.options;
       positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
@@ -183,6 +206,7 @@ export class ReActAgent extends AgentBase {
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
       state.meter = new UsageMeter(context, budget, this.model.modelName);
+      state.outputGuard = this.#guardrails?.outputGuard(context);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
@@ -304,7 +328,7 @@ export class ReActAgent extends AgentBase {
     state.stats.modelCalls++;
     const instruction = summaryInstructionFor(state, reason);
     return summaryStep(state, this.#setup, state.maxIters, instruction).pipe(
-      map((reply) => this.#store(state, reply, reason)),
+      map((reply) => this.#store(state, reply, reply.metadata['guardrail'] ? 'guardrail' : reason)),
     );
   }
 
@@ -324,9 +348,10 @@ export class ReActAgent extends AgentBase {
 
   /** The step after a model reply (decided at once, or later): act on its calls, or decide about a final answer. */
   #afterReasoning(
-    { reply, stopRequested }: ReasoningOutcome,
+    { reply, stopRequested, refused }: ReasoningOutcome,
     state: ReActCallState,
   ): Step | Observable<Step> {
+    if (refused) return this.#store(state, reply, 'guardrail');
     const { transcript } = state;
     const calls = toolUses(reply);
     if (calls.length === 0) {
@@ -448,6 +473,14 @@ export class ReActAgent extends AgentBase {
     });
     return this.#store(state, reply, 'budget');
   }
+}
+
+/** The reply of a call whose input a guardrail refused: nothing was stored or sent. */
+function refusedInput(reply: Msg): Msg {
+  return withMetadata(reply, {
+    generateReason: 'guardrail',
+    stats: { iterations: 0, modelCalls: 0, toolCalls: 0, elapsedMs: 0 },
+  });
 }
 
 /** Stores what `steer()` gave the call since its last model request, for the next one. */

@@ -3,6 +3,7 @@ import {
   type Budget,
   type ChatModel,
   type Formatter,
+  type Guardrail,
   type Memory,
   type ModelOptions,
   optionNames,
@@ -95,6 +96,17 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * a task needs them (never a file outside the skill's folder).
    */
   readonly skills?: SkillSet;
+  /**
+   * Guardrails (`guardrail({...})`, `piiGuardrail()`), asked in order at their stages. An
+   * input trip ends the call before any model request, storing nothing of it; an output trip
+   * replaces the reply by a refusal and runs none of its tools (both end with
+   * `generateReason: 'guardrail'`); a tool-call trip denies the call (`[denied] <reason>`); a
+   * tool-result trip makes the result `[blocked] <reason>`. A `replacement` replaces the
+   * content and the run goes on. With output guardrails, a streamed reply's chunks reach
+   * hooks and `stream()` only after every output guardrail passed the whole reply. A
+   * guardrail that throws or takes longer than its `timeoutMs` trips (fail closed).
+   */
+  readonly guardrails?: readonly Guardrail[];
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -119,5 +131,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     plan: true,
     approvalRules: true,
     skills: true,
+    guardrails: true,
   },
 );

@@ -22,9 +22,18 @@ interface Detector {
   readonly pattern: RegExp;
   /** Confirms a match the pattern alone cannot (a checksum, a digit count). */
   readonly accept?: (match: string) => boolean;
+  /** A string every match contains: text without it is not scanned with `pattern` at all. */
+  readonly needs?: string;
+  /** Every match lies within a run of digits and separators: only those runs are scanned. */
+  readonly numeric?: true;
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/g;
+// Runs of 7+ digits and separators (a card, a phone or an ID number is one), with the
+// characters around them, which the numeric patterns' look-arounds read. Prose has few.
+const NUMERIC_RUN = /[+(]?\d[\d ().-]{5,}\d[A-Z]?/g;
+
+// Starts only where a local part can start, so a long word is scanned once, not once per letter.
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/g;
 // 13–19 digits in groups separated by single spaces or dashes; the Luhn check decides.
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
 // A US Social Security number: never area 000, 666 or 9xx, group 00 or serial 0000.
@@ -46,16 +55,21 @@ const URL = /\bhttps?:\/\/[^\s/?#"'<>]+[^\s"'<>]*/gi;
 
 const DETECTORS: readonly Detector[] = [
   ...SECRET_PATTERNS.map(
-    (p): Detector => ({ kind: p.label === 'token' ? 'token' : 'api_key', pattern: p.pattern }),
+    (p): Detector => ({
+      kind: p.label === 'token' ? 'token' : 'api_key',
+      pattern: p.pattern.global ? p.pattern : new RegExp(p.pattern.source, `${p.pattern.flags}g`),
+      ...(p.label === 'jwt' && { needs: 'eyJ' }),
+      ...(p.label === 'private-key' && { needs: '-----BEGIN' }),
+    }),
   ),
   { kind: 'token', pattern: TOKEN_VALUE },
-  { kind: 'internal_url', pattern: URL, accept: isInternalUrl },
-  { kind: 'email', pattern: EMAIL },
-  { kind: 'national_id', pattern: SSN },
+  { kind: 'internal_url', pattern: URL, accept: isInternalUrl, needs: '://' },
+  { kind: 'email', pattern: EMAIL, needs: '@' },
+  { kind: 'national_id', pattern: SSN, numeric: true },
   { kind: 'national_id', pattern: NINO },
-  { kind: 'national_id', pattern: DNI, accept: dniChecks },
-  { kind: 'card_number', pattern: CARD, accept: luhnChecks },
-  { kind: 'phone', pattern: PHONE, accept: phoneDigits },
+  { kind: 'national_id', pattern: DNI, accept: dniChecks, numeric: true },
+  { kind: 'card_number', pattern: CARD, accept: luhnChecks, numeric: true },
+  { kind: 'phone', pattern: PHONE, accept: phoneDigits, numeric: true },
 ];
 
 /**
@@ -71,15 +85,27 @@ export function findPii(text: string): PiiMatch[] {
   const found: PiiMatch[] = [];
   const taken = (start: number, end: number): boolean =>
     found.some((m) => start < m.end && m.start < end);
-  for (const { kind, pattern, accept } of DETECTORS) {
-    const global = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
-    global.lastIndex = 0;
-    for (const match of text.matchAll(global)) {
-      const start = match.index;
+  const scan = (detector: Detector, from: number, to: number): void => {
+    const { kind, pattern, accept } = detector;
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    for (const match of part.matchAll(pattern)) {
+      const start = from + match.index;
       const end = start + match[0].length;
       if ((accept === undefined || accept(match[0])) && !taken(start, end))
         found.push({ kind, start, end });
     }
+  };
+  let runs: (readonly [number, number])[] | undefined;
+  for (const detector of DETECTORS) {
+    if (detector.needs !== undefined && !text.includes(detector.needs)) continue;
+    if (detector.numeric === undefined) {
+      scan(detector, 0, text.length);
+      continue;
+    }
+    runs ??= [...text.matchAll(NUMERIC_RUN)].map(
+      (m) => [Math.max(0, m.index - 1), Math.min(text.length, m.index + m[0].length + 1)] as const,
+    );
+    for (const [from, to] of runs) scan(detector, from, to);
   }
   return found.sort((a, b) => a.start - b.start);
 }

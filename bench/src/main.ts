@@ -15,6 +15,7 @@ import { anthropicHttp } from './suites/anthropicHttp.js';
 import { chunkFreeHook } from './suites/chunkFreeHook.js';
 import { durable } from './suites/durable.js';
 import { evalOverhead } from './suites/evalOverhead.js';
+import { guardrails } from './suites/guardrails.js';
 import { hookOverhead } from './suites/hookOverhead.js';
 import { httpConcurrent } from './suites/httpConcurrent.js';
 import { httpSequential } from './suites/httpSequential.js';
@@ -45,6 +46,7 @@ const SUITES = [
   'workers',
   'evalOverhead',
   'durable',
+  'guardrails',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable']);
@@ -97,6 +99,7 @@ if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
+if (want('guardrails')) report(await guardrails(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -116,6 +116,8 @@ export class AgUiEventMapper {
         return [...this.#closeMessages([]), resultEvent(event.result)];
       case 'reply':
         return this.#finish(event.msg);
+      case 'guardrail':
+        return event.tripped || event.replaced ? [guardrailEvent(event)] : NONE;
       default:
         return NONE;
     }
@@ -426,4 +428,25 @@ function usageOf(value: unknown): TokenUsage | undefined {
     if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) usage[key] = count;
   }
   return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/**
+ * A guardrail that blocked or redacted something, as an AG-UI CUSTOM event named
+ * `rxagent.guardrail` (value: the guardrail, stage, whether it tripped or replaced, the
+ * reason and, for a tool stage, the tool call id), so a client can show the trip.
+ */
+function guardrailEvent(event: Extract<AgentEvent, { type: 'guardrail' }>): Event {
+  const { guardrail, stage, tripped, replaced, reason, toolCallId } = event;
+  return {
+    type: EventType.CUSTOM,
+    name: 'rxagent.guardrail',
+    value: {
+      guardrail,
+      stage,
+      tripped,
+      replaced,
+      ...(reason !== undefined && { reason }),
+      ...(toolCallId !== undefined && { toolCallId }),
+    },
+  };
 }

@@ -9,12 +9,26 @@ import {
   type Msg,
   userMsg,
 } from '@rxagent/core';
-import { firstValueFrom, lastValueFrom, Observable, of, Subject, throwError, toArray } from 'rxjs';
+import {
+  firstValueFrom,
+  lastValueFrom,
+  mergeAll,
+  Observable,
+  of,
+  Subject,
+  throwError,
+  toArray,
+} from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { weatherAgent } from '../test/weatherAgent.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
 
 const ids = { threadId: 'thread-1', runId: 'run-1' };
+const agent = new (class extends AgentBase {
+  protected doCall(): Observable<Msg> {
+    return of(assistantMsg('x'));
+  }
+})({ name: 'a' });
 
 async function eventsOf(source: Observable<Event>): Promise<Event[]> {
   const events = await lastValueFrom(source.pipe(toArray()));
@@ -145,6 +159,51 @@ describe('toAgUiEvents', () => {
       'TEXT_MESSAGE_END',
       'RUN_FINISHED success',
     ]);
+  });
+
+  it('shows a guardrail that redacted or refused as a CUSTOM rxagent.guardrail event', async () => {
+    const stream = of<AgentEvent[]>([
+      {
+        type: 'guardrail',
+        agent,
+        guardrail: 'quiet',
+        stage: 'input',
+        tripped: false,
+        replaced: false,
+      },
+      {
+        type: 'guardrail',
+        agent,
+        guardrail: 'pii',
+        stage: 'output',
+        tripped: true,
+        replaced: false,
+        reason: 'email',
+      },
+      {
+        type: 'reply',
+        msg: assistantMsg('Refused.', {
+          name: 'a',
+          metadata: {
+            generateReason: 'guardrail',
+            guardrail: { guardrail: 'pii', stage: 'output' },
+          },
+        }),
+      },
+    ]).pipe(mergeAll());
+    const events = await eventsOf(toAgUiEvents(stream, ids));
+    expect(summary(events)).toEqual([
+      'RUN_STARTED',
+      'CUSTOM',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT Refused.',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED success',
+    ]);
+    expect(events[1]).toMatchObject({
+      name: 'rxagent.guardrail',
+      value: { guardrail: 'pii', stage: 'output', tripped: true, replaced: false, reason: 'email' },
+    });
   });
 
   it('represents an approval stop as an interrupt outcome naming the calls that need a decision', async () => {

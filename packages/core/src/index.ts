@@ -33,6 +33,7 @@ export { type AgentEventOf, isEvent } from './agent/isEvent.js';
 export { type HookRoom, type PhaseSink, Phases } from './agent/phases.js';
 export {
   type GenerateReason,
+  type GuardrailTripMetadata,
   isGenerateReason,
   type ReplyMetadata,
   type ReplyStats,
@@ -101,10 +102,39 @@ export {
   ToolError,
   UnsupportedStructuredOutputError,
 } from './errors.js';
+export {
+  checkGuardrails,
+  DEFAULT_GUARDRAIL_TIMEOUT_MS,
+  GUARDRAIL_STAGES,
+  type Guardrail,
+  type GuardrailContent,
+  type GuardrailContext,
+  type GuardrailDefinition,
+  type GuardrailResult,
+  type GuardrailStage,
+  type GuardrailToolCall,
+  type GuardrailVerdict,
+  guardrail,
+} from './guardrails/guardrail.js';
+export {
+  findPii,
+  luhnChecks,
+  type PiiKind,
+  type PiiMatch,
+  redactPii,
+} from './guardrails/piiDetectors.js';
+export { type PiiGuardrailOptions, piiGuardrail } from './guardrails/piiGuardrail.js';
+export {
+  type GuardedContent,
+  type GuardrailReport,
+  type GuardrailRunContext,
+  runGuardrails,
+} from './guardrails/runGuardrails.js';
 export { DEFAULT_HOOK_PRIORITY, type Hook, type HookResult } from './hooks/hook.js';
 export type {
   ActingChunkEvent,
   ErrorEvent,
+  GuardrailEvent,
   HookEvent,
   HookEventOf,
   HookEventType,
@@ -224,6 +254,10 @@ export { type FanoutOptions, fanoutPipeline } from './pipeline/fanoutPipeline.js
 export { type Handoff, handoffOf } from './pipeline/handoffOf.js';
 export { type HandoffOptions, handoffPipeline } from './pipeline/handoffPipeline.js';
 export { sequentialPipeline } from './pipeline/sequentialPipeline.js';
+export { loadSkills } from './skills/loadSkills.js';
+export type { Skill } from './skills/skill.js';
+export { MAX_SKILL_FILE_BYTES, SkillSet } from './skills/skillSet.js';
+export { SKILL_TOOL_NAMES, skillTools } from './skills/skillTools.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';

@@ -12,14 +12,17 @@ import {
   type JsonObject,
   type Memory,
   type Msg,
+  SkillSet,
   StoreOnceMemory,
+  skillTools,
   Toolkit,
   type ToolUseBlock,
   toolUses,
   withMetadata,
 } from '@rxagent/core';
-import { defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
+import { concatMap, defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
 import { budgetSpentText, UsageMeter } from './budget/usageMeter.js';
+import { AgentGuardrails } from './guardrails/agentGuardrails.js';
 import type { FinishGuard } from './judge/finishGuard.js';
 import { runFinishGuard } from './judge/runFinishGuard.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
@@ -98,6 +101,8 @@ export class ReActAgent extends AgentBase {
   readonly #maxInputChars: number;
   readonly #plan: PlanNotebook | undefined;
   readonly #approvalRules: readonly ApprovalRule[];
+  readonly #systemPrompt: string; // sysPrompt plus the skills catalog, built once: byte-stable
+  readonly #guardrails: AgentGuardrails | undefined;
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
@@ -122,8 +127,14 @@ export class ReActAgent extends AgentBase {
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
+    this.#guardrails = AgentGuardrails.of(options.name, options.guardrails);
+    const toolGuard = this.#guardrails?.toolHook(() => this.#current?.context);
+    if (toolGuard) this.addHook(toolGuard);
+    const skills = agentSkills(options);
+    this.#systemPrompt = skills ? joinSections(this.sysPrompt, skills.catalog()) : this.sysPrompt;
     const callToolkit = this.#handoffs.extend(this.toolkit);
-    this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
+    const extra = [...(plan ? planTools(plan) : []), ...(skills ? skillTools(skills) : [])];
+    this.#callToolkit = extra.length > 0 ? callToolkit.extend(extra) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
@@ -136,7 +147,7 @@ export class ReActAgent extends AgentBase {
   }
 
   protected override defaultSystemPrompt(): string {
-    return this.sysPrompt;
+    return this.#systemPrompt;
   }
 
   /** Makes the messages named `from` in memory (that agent's replies and tool results) this agent's. */
@@ -153,6 +164,24 @@ export class ReActAgent extends AgentBase {
    * once.
    */
   protected override doCall(msgs: Msg[], context: CallContext): Observable<Msg> {
+    const guardrails = this.#guardrails;
+    // Input guardrails decide before anything is stored or sent (a recovered call's input
+    // was admitted before its crash).
+    if (guardrails === undefined || !guardrails.watches('input') || context.recovered)
+      return this.#run(msgs, context);
+    return guardrails
+      .admit(msgs, context)
+      .pipe(
+        concatMap((admission) =>
+          admission.kind === 'admitted'
+            ? this.#run(admission.msgs, context)
+            : of(refusedInput(admission.reply)),
+        ),
+      );
+  }
+
+  /** The call proper, on its admitted input. */
+  #run(msgs: Msg[], context: CallContext): Observable<Msg> {
     return new Observable<Msg>((subscriber) => {
       const { maxIters = this.maxIters } = context.options;
       positiveLimit(`${this.name}.call()`, 'options.maxIters', maxIters);
@@ -177,6 +206,7 @@ export class ReActAgent extends AgentBase {
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
       state.meter = new UsageMeter(context, budget, this.model.modelName);
+      state.outputGuard = this.#guardrails?.outputGuard(context);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
@@ -298,7 +328,7 @@ export class ReActAgent extends AgentBase {
     state.stats.modelCalls++;
     const instruction = summaryInstructionFor(state, reason);
     return summaryStep(state, this.#setup, state.maxIters, instruction).pipe(
-      map((reply) => this.#store(state, reply, reason)),
+      map((reply) => this.#store(state, reply, reply.metadata['guardrail'] ? 'guardrail' : reason)),
     );
   }
 
@@ -318,9 +348,10 @@ export class ReActAgent extends AgentBase {
 
   /** The step after a model reply (decided at once, or later): act on its calls, or decide about a final answer. */
   #afterReasoning(
-    { reply, stopRequested }: ReasoningOutcome,
+    { reply, stopRequested, refused }: ReasoningOutcome,
     state: ReActCallState,
   ): Step | Observable<Step> {
+    if (refused) return this.#store(state, reply, 'guardrail');
     const { transcript } = state;
     const calls = toolUses(reply);
     if (calls.length === 0) {
@@ -444,6 +475,14 @@ export class ReActAgent extends AgentBase {
   }
 }
 
+/** The reply of a call whose input a guardrail refused: nothing was stored or sent. */
+function refusedInput(reply: Msg): Msg {
+  return withMetadata(reply, {
+    generateReason: 'guardrail',
+    stats: { iterations: 0, modelCalls: 0, toolCalls: 0, elapsedMs: 0 },
+  });
+}
+
 /** Stores what `steer()` gave the call since its last model request, for the next one. */
 function takeSteered(state: ReActCallState): void {
   for (const msg of state.context.takeSteered()) state.transcript.addUserWords(msg);
@@ -459,6 +498,20 @@ function agentBudget(options: ReActAgentOptions): Budget | undefined {
 }
 
 /** The plan notebook of `new ReActAgent(options)` with `plan: true`; checks the option. */
+function agentSkills(options: ReActAgentOptions): SkillSet | undefined {
+  const { skills } = options;
+  if (skills === undefined) return undefined;
+  if (!(skills instanceof SkillSet))
+    throw new InvalidArgumentError(
+      `ReActAgent "${options.name}": skills must be what loadSkills(dir) returns (a SkillSet).`,
+    );
+  return skills.skills.length > 0 ? skills : undefined;
+}
+
+function joinSections(prompt: string, section: string): string {
+  return prompt === '' ? section : `${prompt}\n\n${section}`;
+}
+
 function planNotebook(options: ReActAgentOptions): PlanNotebook | undefined {
   const { plan } = options;
   if (plan !== undefined && typeof plan !== 'boolean')

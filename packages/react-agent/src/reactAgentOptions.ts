@@ -3,9 +3,11 @@ import {
   type Budget,
   type ChatModel,
   type Formatter,
+  type Guardrail,
   type Memory,
   type ModelOptions,
   optionNames,
+  type SkillSet,
   type Toolkit,
 } from '@rxagent/core';
 import type { FinishGuard } from './judge/finishGuard.js';
@@ -87,6 +89,24 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * and field.
    */
   readonly approvalRules?: readonly ApprovalRule[];
+  /**
+   * Agent Skills (`await loadSkills(dir)`): the catalog (each skill's name and description,
+   * byte-stable) is appended to the system prompt, and the tools `load_skill({ name })` and
+   * `read_skill_file({ name, path })` let the model read a skill's instructions and files when
+   * a task needs them (never a file outside the skill's folder).
+   */
+  readonly skills?: SkillSet;
+  /**
+   * Guardrails (`guardrail({...})`, `piiGuardrail()`), asked in order at their stages. An
+   * input trip ends the call before any model request, storing nothing of it; an output trip
+   * replaces the reply by a refusal and runs none of its tools (both end with
+   * `generateReason: 'guardrail'`); a tool-call trip denies the call (`[denied] <reason>`); a
+   * tool-result trip makes the result `[blocked] <reason>`. A `replacement` replaces the
+   * content and the run goes on. With output guardrails, a streamed reply's chunks reach
+   * hooks and `stream()` only after every output guardrail passed the whole reply. A
+   * guardrail that throws or takes longer than its `timeoutMs` trips (fail closed).
+   */
+  readonly guardrails?: readonly Guardrail[];
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -110,5 +130,7 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     budget: true,
     plan: true,
     approvalRules: true,
+    skills: true,
+    guardrails: true,
   },
 );

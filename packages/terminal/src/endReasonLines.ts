@@ -32,6 +32,12 @@ export function reasonLines(msg: Msg, style: Style): string[] {
       return [style.yellow('↯ ended after repeated tool failures')];
     case 'length':
       return [style.yellow('✂ answer cut at the output-token limit')];
+    case 'guardrail': {
+      const trip = replyMetadata(msg).guardrail;
+      return [
+        style.red(`🛡 refused by guardrail ${trip?.guardrail ?? '?'} (${trip?.stage ?? '?'})`),
+      ];
+    }
     case 'structured_output': {
       const response = compactJson(msg.metadata['response']);
       return [`${style.green('◆ structured response')} ${truncate(response, 2 * LINE_LIMIT)}`];

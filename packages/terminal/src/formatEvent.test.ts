@@ -302,6 +302,29 @@ describe('formatEvent', () => {
     expect(render([reply(cut)]).text).toContain('✂ answer cut at the output-token limit\n');
   });
 
+  it('shows a guardrail that blocked or redacted, and a reply it refused', () => {
+    const verdict = (tripped: boolean, replaced: boolean) =>
+      render([
+        {
+          type: 'guardrail',
+          agent,
+          guardrail: 'pii',
+          stage: 'toolResult',
+          tripped,
+          replaced,
+          reason: 'email',
+        },
+      ]).text;
+    expect(verdict(true, false)).toBe('🛡 guardrail pii blocked a tool result: email\n');
+    expect(verdict(false, true)).toBe('🛡 guardrail pii redacted a tool result: email\n');
+    expect(verdict(false, false)).toBe('');
+    const refused = assistantMsg('No.', {
+      name: 'bot',
+      metadata: { generateReason: 'guardrail', guardrail: { guardrail: 'pii', stage: 'input' } },
+    });
+    expect(render([reply(refused)]).text).toContain('🛡 refused by guardrail pii (input)\n');
+  });
+
   it('prints the typed object of a structured reply', () => {
     const final = assistantMsg('{"total":3}', {
       name: 'bot',

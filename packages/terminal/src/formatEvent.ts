@@ -66,6 +66,8 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
       ]);
     case 'postCompress':
       return lines(state, [compressionLine(event, style)]);
+    case 'guardrail':
+      return lines(state, guardrailLines(event, style));
     case 'error':
       return {
         ...lines(state, [style.red(`✗ error: ${errorMessage(event.error)}`)]),
@@ -183,6 +185,23 @@ function formatNested(event: NestedAgentEvent, state: RenderState, style: Style)
     default:
       return { text: '', state };
   }
+}
+
+/**
+ * A guardrail's verdict when it acted: `🛡 guardrail pii blocked the output: …` for a trip,
+ * `redacted` for a replacement; a pass prints nothing.
+ */
+function guardrailLines(event: Snapshot<'guardrail'>, style: Style): string[] {
+  if (!event.tripped && !event.replaced) return [];
+  const what =
+    event.stage === 'toolCall'
+      ? 'a tool call'
+      : event.stage === 'toolResult'
+        ? 'a tool result'
+        : `the ${event.stage}`;
+  const verb = event.tripped ? 'blocked' : 'redacted';
+  const line = `🛡 guardrail ${event.guardrail} ${verb} ${what}${event.reason ? `: ${event.reason}` : ''}`;
+  return [event.tripped ? style.red(line) : style.yellow(line)];
 }
 
 /** Whether `reply` is an approval stop whose waiting calls all belong to deeper agents. */

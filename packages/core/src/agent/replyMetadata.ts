@@ -23,7 +23,10 @@ import { isUsageByAgent, type UsageByAgent } from '../model/usageByAgent.js';
  *   summary keeps its own reason (`max_iterations`, `tool_failures`), with
  *   `metadata.finishReason: 'length'`;
  * - `budget`: the call's `budget` was spent before a model request; the reply says which
- *   limit and how much was used (`metadata.budget`), and no request was made past it.
+ *   limit and how much was used (`metadata.budget`), and no request was made past it;
+ * - `guardrail`: an input or output guardrail tripped; the reply says why and
+ *   `metadata.guardrail` names it (`{ guardrail, stage, reason? }`). No tool of a refused
+ *   reply ran; after an input trip no model request was made.
  */
 export type GenerateReason =
   | 'stop'
@@ -36,7 +39,8 @@ export type GenerateReason =
   | 'structured_output'
   | 'handoff'
   | 'length'
-  | 'budget';
+  | 'budget'
+  | 'guardrail';
 
 /** What one ReActAgent call did (`reply.metadata.stats`). */
 export interface ReplyStats {
@@ -87,6 +91,15 @@ export interface ReplyMetadata {
   readonly finishGuard?: JsonObject;
   /** A structured-output agent's validated response. */
   readonly response?: unknown;
+  /** With `generateReason: 'guardrail'`: the guardrail that tripped, its stage and reason. */
+  readonly guardrail?: GuardrailTripMetadata;
+}
+
+/** `metadata.guardrail` of a reply refused by a guardrail. */
+export interface GuardrailTripMetadata {
+  readonly guardrail: string;
+  readonly stage: 'input' | 'output';
+  readonly reason?: string;
 }
 
 const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
@@ -101,6 +114,7 @@ const REASONS: ReadonlySet<string> = new Set<GenerateReason>([
   'handoff',
   'length',
   'budget',
+  'guardrail',
 ]);
 
 /** Whether `value` is one of the known `GenerateReason`s. */
@@ -135,6 +149,13 @@ export function replyMetadata(msg: Msg): ReplyMetadata {
   const pending = m['pendingToolCalls'];
   if (Array.isArray(pending) && pending.every(isToolUse))
     out.pendingToolCalls = pending as unknown as PendingToolCall[];
+  const trip = m['guardrail'];
+  if (
+    isJsonObject(trip) &&
+    typeof trip['guardrail'] === 'string' &&
+    (trip['stage'] === 'input' || trip['stage'] === 'output')
+  )
+    out.guardrail = trip as unknown as GuardrailTripMetadata;
   const ids = m['approvalRequired'];
   if (Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
     out.approvalRequired = ids as string[];

@@ -191,6 +191,22 @@ export interface PostCompressEvent extends EventBase {
   readonly tokensAfter: number;
 }
 
+/**
+ * A guardrail gave its verdict (one event per guardrail asked, in order). Read-only: the
+ * verdict already applied. `tripped` is true when it blocked; `replaced` when it replaced
+ * the content (a redaction) and the run went on.
+ */
+export interface GuardrailEvent extends EventBase {
+  readonly type: 'guardrail';
+  readonly guardrail: string;
+  readonly stage: 'input' | 'output' | 'toolCall' | 'toolResult';
+  readonly tripped: boolean;
+  readonly replaced: boolean;
+  readonly reason?: string;
+  /** `toolCall` / `toolResult`: the tool call's id. */
+  readonly toolCallId?: string;
+}
+
 /** A call failed with `error` (not an interrupt). Read-only: it cannot be replaced. */
 export interface ErrorEvent extends EventBase {
   readonly type: 'error';
@@ -211,6 +227,7 @@ export type HookEvent =
   | PostSummaryEvent
   | PreCompressEvent
   | PostCompressEvent
+  | GuardrailEvent
   | ErrorEvent;
 
 /** The `type` of a hook event. */

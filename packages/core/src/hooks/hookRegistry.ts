@@ -21,6 +21,7 @@ export const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
   postSummary: true,
   preCompress: true,
   postCompress: true,
+  guardrail: true,
   error: true,
 };
 

@@ -35,7 +35,7 @@ li.step.summary{border-color:var(--summary)}
 .badge.ok{background:#dcf2e4;color:var(--ok)}.badge.bad{background:#f8dede;color:var(--bad)}.badge.warn{background:#fbf0d0;color:var(--warn)}
 pre{margin:4px 0;padding:6px 8px;background:#f1f3f8;border-radius:4px;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:320px;overflow:auto}
 .marker{margin:4px 0;font-size:13px}.marker.error,.marker.interrupt{color:var(--bad)}.marker.delivery{color:var(--ok)}
-.marker.approval,.marker.denied,.marker.stop,.marker.compress{color:var(--warn)}
+.marker.approval,.marker.denied,.marker.stop,.marker.compress,.marker.guardrail{color:var(--warn)}
 table{border-collapse:collapse;width:100%;background:var(--card);font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#eef1f6;font-weight:600}

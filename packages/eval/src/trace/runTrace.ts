@@ -17,6 +17,7 @@ const TRACED: Readonly<Record<Exclude<HookEventType, 'reasoningChunk' | 'actingC
   postSummary: true,
   preCompress: true,
   postCompress: true,
+  guardrail: true,
   error: true,
 };
 

@@ -45,6 +45,14 @@ export type TraceEventData =
       readonly tokensAfter: number;
     }
   | {
+      readonly type: 'guardrail';
+      readonly guardrail: string;
+      readonly stage: string;
+      readonly tripped: boolean;
+      readonly replaced: boolean;
+      readonly reason?: string;
+    }
+  | {
       readonly type: 'error';
       readonly error: { readonly name: string; readonly message: string; readonly code?: string };
     }
@@ -233,6 +241,12 @@ function toTraceData(event: AgentEvent, parts: EntryParts): TraceEventData {
         tokensBefore: event.tokensBefore,
         tokensAfter: event.tokensAfter,
       };
+    case 'guardrail': {
+      const { guardrail, stage, tripped, replaced, reason } = event;
+      return reason === undefined
+        ? { type: 'guardrail', guardrail, stage, tripped, replaced }
+        : { type: 'guardrail', guardrail, stage, tripped, replaced, reason };
+    }
     case 'error':
       return { type: 'error', error: errorData(event.error) };
     case 'reply':

@@ -40,7 +40,15 @@ export interface TraceToolCall {
 
 /** Something that happened at one moment: an interrupt, an approval, a delivery, an error. */
 export interface TraceMarker {
-  readonly kind: 'interrupt' | 'approval' | 'stop' | 'denied' | 'error' | 'delivery' | 'compress';
+  readonly kind:
+    | 'interrupt'
+    | 'approval'
+    | 'stop'
+    | 'denied'
+    | 'error'
+    | 'delivery'
+    | 'compress'
+    | 'guardrail';
   readonly at: number;
   readonly text: string;
 }
@@ -174,6 +182,14 @@ class LaneBuilder {
           at,
           text: `context compressed: ${event.removed} messages, ${event.tokensBefore} → ${event.tokensAfter} tokens`,
         });
+        return;
+      case 'guardrail':
+        if (event.tripped || event.replaced)
+          this.#mark({
+            kind: 'guardrail',
+            at,
+            text: `guardrail ${event.guardrail} ${event.tripped ? 'tripped' : 'replaced'} (${event.stage})${event.reason ? `: ${event.reason}` : ''}`,
+          });
         return;
       case 'error':
         this.#mark({ kind: 'error', at, text: `${event.error.name}: ${event.error.message}` });

@@ -1,5 +1,6 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { UsageMeter } from '../budget/usageMeter.js';
+import type { OutputGuard } from '../guardrails/outputGuard.js';
 import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
 import type { RememberedApprovals } from './rememberedApprovals.js';
@@ -48,6 +49,8 @@ export class ReActCallState {
   approvals: RememberedApprovals | undefined;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
+  /** Holds streamed replies back until the output guardrails passed them; none without any. */
+  outputGuard: OutputGuard | undefined;
 
   constructor(
     readonly context: CallContext,

@@ -2,6 +2,7 @@ import {
   type ChatModel,
   type ChatRequest,
   type Formatter,
+  type GuardrailReport,
   type ModelOptions,
   type Msg,
   Phases,
@@ -9,6 +10,7 @@ import {
   type PreReasoningEvent,
 } from '@rxagent/core';
 import { isObservable, Observable, type Subscriber, type Subscription } from 'rxjs';
+import { refusalReply } from '../guardrails/guardrailEvents.js';
 import type { ContextSettings } from '../loop/contextOptions.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
@@ -30,10 +32,15 @@ export interface ReasoningSetup {
   readonly hint?: () => Msg | undefined;
 }
 
-/** The reply of a reasoning step as postReasoning hooks left it, and whether one asked to stop. */
+/**
+ * The reply of a reasoning step as postReasoning hooks left it, and whether one asked to stop;
+ * or, when an output guardrail refused the reply, `refused` (its verdict) with the refusal as
+ * `reply` (no postReasoning hooks ran on either).
+ */
 export interface ReasoningOutcome {
   readonly reply: Msg;
   readonly stopRequested: boolean;
+  readonly refused?: GuardrailReport;
 }
 
 /**
@@ -93,18 +100,36 @@ export function startReasoningStep<R>(
     const wire = toRequest(event, state.agentName, setup, context.signal);
     phases.hold(startStreamReply(state, setup.model, wire, sink));
   };
-  const review = ({ reply, info }: StreamedReply): void => {
+  const review = (streamed: StreamedReply): void => {
+    const guard = state.outputGuard;
+    if (guard === undefined) {
+      hooks(streamed);
+      return;
+    }
+    phases.after(guard.review(streamed.reply), (reviewed) => {
+      if (reviewed.kind === 'passed') hooks({ reply: reviewed.reply, info: streamed.info });
+      else
+        settle({
+          reply: refusalReply(state.agentName, reviewed.trip, 'output'),
+          stopRequested: false,
+          refused: reviewed.trip,
+        });
+    });
+  };
+  const settle = (outcome: ReasoningOutcome): void => {
+    const next = then(outcome);
+    if (isObservable(next)) phases.forward(next);
+    else phases.finish(next);
+  };
+  const hooks = ({ reply, info }: StreamedReply): void => {
     const stop = new StopSwitch();
     const event = stop.attach<PostReasoningEvent>(
       { type: 'postReasoning', agent: context.agent, reply, ...info },
       context.listens('postReasoning'),
     );
-    phases.afterHooks(context, event, (final) => {
-      const outcome = { reply: final.reply, stopRequested: stop.stopped };
-      const next = then(outcome);
-      if (isObservable(next)) phases.forward(next);
-      else phases.finish(next);
-    });
+    phases.afterHooks(context, event, (final) =>
+      settle({ reply: final.reply, stopRequested: stop.stopped }),
+    );
   };
   const start = (): void => phases.afterHooks(context, preReasoningEvent(state, setup), request);
   const settings = setup.context;

@@ -1,5 +1,4 @@
 import {
-  type CallContext,
   type ChatChunk,
   type ChatModel,
   type ChatRequest,
@@ -8,6 +7,7 @@ import {
   type ModelResponseInfo,
   type Msg,
   newId,
+  type ReasoningChunkEvent,
 } from '@rxagent/core';
 import {
   concatMap,
@@ -88,6 +88,7 @@ function receiveReply(
   const keepPartial = (): void => {
     if (settled) return;
     settled = true;
+    state.outputGuard?.drop(); // a cut reply's held chunks never reach anyone
     if (accumulator !== undefined) transcript.addPartial(draftId, accumulator.text());
   };
   const fail = (error: unknown): void => {
@@ -136,8 +137,11 @@ function receiveReply(
   if (events) {
     const eager = new ChatResponseAccumulator();
     accumulator = eager;
+    // With output guardrails, chunk events wait for the reply's verdict (see OutputGuard).
+    const notify =
+      state.outputGuard?.hold ?? ((event: ReasoningChunkEvent) => context.notify(event));
     subscription = stream
-      .pipe(concatMap((chunk) => notifyChunk(context, events, eager, chunk)))
+      .pipe(concatMap((chunk) => notifyChunk(notify, events, eager, chunk)))
       .subscribe({ error: fail, complete });
   } else {
     // Nobody listens: a chunk only feeds the accumulator, with no inner Observable per chunk.
@@ -167,9 +171,9 @@ function responseInfo({ usage, finishReason, model }: ChatResponse): ModelRespon
   return model === undefined ? info : { ...info, model };
 }
 
-/** Accumulates `chunk` and runs the hooks on its events, one after another. */
+/** Accumulates `chunk` and hands its events to `notify`, one after another. */
 function notifyChunk(
-  context: CallContext,
+  notify: (event: ReasoningChunkEvent) => Observable<unknown>,
   events: ChunkEventBuilder,
   accumulator: ChatResponseAccumulator,
   chunk: ChatChunk,
@@ -177,6 +181,6 @@ function notifyChunk(
   accumulator.add(chunk);
   const chunkEvents = events.eventsOf(chunk);
   if (chunkEvents.length === 0) return EMPTY;
-  if (chunkEvents.length === 1) return context.notify(chunkEvents[0]!);
-  return from(chunkEvents).pipe(concatMap((event) => context.notify(event)));
+  if (chunkEvents.length === 1) return notify(chunkEvents[0]!);
+  return from(chunkEvents).pipe(concatMap(notify));
 }

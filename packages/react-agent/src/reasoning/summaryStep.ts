@@ -7,6 +7,7 @@ import {
   type PreSummaryEvent,
 } from '@rxagent/core';
 import { Observable } from 'rxjs';
+import { refusalReply } from '../guardrails/guardrailEvents.js';
 import { contextFits, contextStep } from '../loop/contextStep.js';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { ReasoningSetup } from './reasoningStep.js';
@@ -50,12 +51,23 @@ export function summaryStep(
         }),
         review,
       );
-    const review = ({ reply, info }: StreamedReply): void =>
+    const hooks = ({ reply, info }: StreamedReply): void =>
       phases.afterHooks<PostSummaryEvent>(
         context,
         { type: 'postSummary', agent: context.agent, reply, ...info },
         (event) => phases.finish(event.reply),
       );
+    // With output guardrails the summary is checked like any reply; a refused one ends the
+    // call with the refusal (its `metadata.guardrail` says so).
+    const review = (streamed: StreamedReply): void => {
+      const guard = state.outputGuard;
+      if (guard === undefined) hooks(streamed);
+      else
+        phases.after(guard.review(streamed.reply), (reviewed) => {
+          if (reviewed.kind === 'passed') hooks({ reply: reviewed.reply, info: streamed.info });
+          else phases.finish(refusalReply(state.agentName, reviewed.trip, 'output'));
+        });
+    };
     const start = (): void => {
       const preSummary: PreSummaryEvent = {
         type: 'preSummary',

@@ -8,11 +8,17 @@ import {
   UnauthenticatedUser,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { type AgentSource, agentThreads, checkOptions, InvalidArgumentError } from '@rxagent/core';
+import {
+  type AgentSource,
+  type AllowedOrigins,
+  agentThreads,
+  checkOptions,
+  InvalidArgumentError,
+  OriginPolicy,
+} from '@rxagent/core';
 import { type A2ACard, AGENT_CARD_PATH, servedCard } from './a2aCard.js';
 import { admitRequest } from './admitRequest.js';
 import { BoundedTaskStore } from './boundedTaskStore.js';
-import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
 import { isRefusal, type RequestLimits, readRpcRequest } from './readRpcRequest.js';
 import { RxAgentExecutor } from './rxAgentExecutor.js';
 import { rpcError, sendJson, sendRpcResult } from './sendRpcResult.js';
@@ -127,7 +133,7 @@ export function a2aHandler(source: AgentSource, options: A2AHandlerOptions): A2A
     maxInputDepth: positiveWhole(options.maxInputDepth, 64, 'maxInputDepth'),
   };
   const maxTasks = positiveWhole(options.maxTasks, 1000, 'maxTasks');
-  const origins = new OriginPolicy(options.allowedOrigins);
+  const origins = new OriginPolicy(options.allowedOrigins, 'a2aHandler');
   const threads = agentThreads(source, options.maxContexts ?? 1000, 'a2aHandler');
   const executor = new RxAgentExecutor(
     threads,

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonContentType, type OriginPolicy } from '@rxagent/core';
 import { AGENT_CARD_PATH } from './a2aCard.js';
-import { isJsonContentType } from './isJsonContentType.js';
-import type { OriginPolicy } from './originPolicy.js';
 import { rpcError, sendJson } from './sendRpcResult.js';
 
 /**
@@ -35,7 +34,7 @@ export function admitRequest(
     sendJson(res, 405, rpcError(null, -32600, message));
     return false;
   }
-  if (!isJsonContentType(req.headers['content-type'])) {
+  if (!isJsonContentType(req.headers['content-type'], A2A_MEDIA_TYPES)) {
     const got = req.headers['content-type'] ?? 'none';
     res.setHeader('accept-post', 'application/json');
     const message = `Content-Type ${got} is not accepted: POST the JSON-RPC request as application/json.`;
@@ -60,3 +59,6 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   });
   res.end();
 }
+
+/** What A2A clients send: JSON-RPC's `application/json` and A2A's own `application/a2a+json`. */
+const A2A_MEDIA_TYPES: readonly string[] = ['application/json', 'application/a2a+json'];

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { exceedsJsonDepth } from '@rxagent/core';
 import { invalidMessageParams } from './invalidMessageParams.js';
-import { exceedsJsonDepth } from './jsonDepth.js';
 import { BodyTooLarge, readBody } from './readBody.js';
 import { rpcError } from './sendRpcResult.js';
 

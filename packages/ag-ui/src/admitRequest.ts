@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonContentType } from './isJsonContentType.js';
-import type { OriginPolicy } from './originPolicy.js';
+import { isJsonContentType, type OriginPolicy } from '@rxagent/core';
 import { RequestRejection, sendRejection } from './requestRejection.js';
 
 /**

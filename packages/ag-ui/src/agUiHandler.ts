@@ -3,14 +3,15 @@ import type { RunAgentInput } from '@ag-ui/core';
 import {
   type AgentBase,
   AgentHost,
+  type AllowedOrigins,
   checkOptions,
   InvalidArgumentError,
   type Msg,
+  OriginPolicy,
 } from '@rxagent/core';
 import { tap } from 'rxjs';
 import { admitRequest } from './admitRequest.js';
 import { agentInputOf, type ResumeInput } from './agentInputOf.js';
-import { type AllowedOrigins, OriginPolicy } from './originPolicy.js';
 import { type InputLimits, readRunAgentInput } from './readRunAgentInput.js';
 import { RequestRejection, sendRejection } from './requestRejection.js';
 import { serveAttach } from './serveAttach.js';
@@ -114,7 +115,7 @@ export function agUiHandler(
     maxBodyBytes: positiveWhole(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     maxInputDepth: positiveWhole(options.maxInputDepth, DEFAULT_MAX_INPUT_DEPTH, 'maxInputDepth'),
   };
-  const origins = new OriginPolicy(options.allowedOrigins);
+  const origins = new OriginPolicy(options.allowedOrigins, 'agUiHandler');
   const graceMs = options.interruptGraceMs ?? 10_000;
   const host = source instanceof AgentHost ? source : undefined;
   /** The AG-UI run id of the run going on in each host thread, for followers. */

@@ -1,3 +1,4 @@
+export type { AllowedOrigins } from '@rxagent/core';
 export {
   agentInputOf,
   asToolDecisions,
@@ -13,7 +14,6 @@ export {
   type GetAgent,
   type RequestHandler,
 } from './agUiHandler.js';
-export type { AllowedOrigins } from './originPolicy.js';
 export { pendingCallsOf, runOutcomeOf, TOOL_APPROVAL_REASON } from './runOutcome.js';
 export { toAgUiEvents } from './toAgUiEvents.js';
 export { type ToolApprovalDecisions, toolDecisionsOf } from './toolDecisionsOf.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { exceedsJsonDepth } from './jsonDepth.js';
+import { exceedsJsonDepth } from '@rxagent/core';
 import { RequestRejection } from './requestRejection.js';
 
 /** How much of a client's request `readRunAgentInput` accepts. */

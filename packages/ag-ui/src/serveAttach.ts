@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentHost } from '@rxagent/core';
+import type { AgentHost, OriginPolicy } from '@rxagent/core';
 import { openEventStream } from './eventStream.js';
-import type { OriginPolicy } from './originPolicy.js';
 import { RequestRejection, sendRejection } from './requestRejection.js';
 import { toAgUiEvents } from './toAgUiEvents.js';
 

@@ -162,6 +162,9 @@ export {
 } from './hooks/redactSecrets.js';
 export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
 export { AgentHost, type AgentHostOptions } from './host/agentHost.js';
+export { isJsonContentType } from './http/isJsonContentType.js';
+export { exceedsJsonDepth } from './http/jsonDepth.js';
+export { type AllowedOrigins, OriginPolicy, type OriginVerdict } from './http/originPolicy.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';

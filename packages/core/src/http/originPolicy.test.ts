@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidArgumentError } from '@rxagent/core';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors.js';
 import { OriginPolicy } from './originPolicy.js';
 
 const req = (headers: Record<string, string>): IncomingMessage =>

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidArgumentError } from '@rxagent/core';
+import { InvalidArgumentError } from '../errors.js';
 
 /**
  * Which browser origins besides the server's own may run the agent: a list of origins
@@ -27,7 +27,8 @@ export class OriginPolicy {
   readonly #origins: ReadonlySet<string>;
   readonly #test: ((origin: string) => boolean) | undefined;
 
-  constructor(allowed: AllowedOrigins | undefined) {
+  /** `owner` names the handler in the errors about a bad `allowedOrigins` (`agUiHandler`). */
+  constructor(allowed: AllowedOrigins | undefined, owner = 'handler') {
     if (typeof allowed === 'function') {
       this.#origins = new Set();
       this.#test = allowed;
@@ -35,13 +36,14 @@ export class OriginPolicy {
     }
     if (allowed !== undefined && !Array.isArray(allowed)) {
       throw new InvalidArgumentError(
-        'agUiHandler: allowedOrigins must be an array of origins or a function (origin) => boolean.',
+        `${owner}: allowedOrigins must be an array of origins or a function (origin) => boolean.`,
       );
     }
-    this.#origins = new Set((allowed ?? []).map(normalizedOrigin));
+    this.#origins = new Set((allowed ?? []).map((entry) => normalizedOrigin(entry, owner)));
     this.#test = undefined;
   }
 
+  /** What the policy says of `req`, from its `Origin` and `Host` headers. */
   verdict(req: IncomingMessage): OriginVerdict {
     const origin = req.headers.origin;
     if (origin === undefined) return 'none';
@@ -62,7 +64,7 @@ function parseOrigin(origin: string): URL | undefined {
   }
 }
 
-function normalizedOrigin(entry: unknown): string {
+function normalizedOrigin(entry: unknown, owner: string): string {
   const url = typeof entry === 'string' ? parseOrigin(entry) : undefined;
   const bare =
     url !== undefined &&
@@ -73,7 +75,7 @@ function normalizedOrigin(entry: unknown): string {
     url.password === '';
   if (url === undefined || !bare) {
     throw new InvalidArgumentError(
-      `agUiHandler: allowedOrigins entry ${JSON.stringify(entry)} is not an origin: write the scheme, host and port only, e.g. "https://app.example.com" or "http://localhost:5173".`,
+      `${owner}: allowedOrigins entry ${JSON.stringify(entry)} is not an origin: write the scheme, host and port only, e.g. "https://app.example.com" or "http://localhost:5173".`,
     );
   }
   return url.origin;

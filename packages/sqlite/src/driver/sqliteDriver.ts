@@ -34,7 +34,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * The driver to use: Node's built-in `node:sqlite` where this runtime has it (Node ≥ 22.13
- * without a flag), else `better-sqlite3` (an optional dependency of this package). Throws
+ * without a flag), else `better-sqlite3` (an optional peer dependency of this package). Throws
  * `InvalidArgumentError` naming what to install when neither can be loaded, or when the one
  * asked for cannot.
  */

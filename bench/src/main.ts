@@ -25,6 +25,7 @@ import { longConversation } from './suites/longConversation.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
+import { sqlite } from './suites/sqlite.js';
 import { streaming } from './suites/streaming.js';
 import { workers } from './suites/workers.js';
 
@@ -47,9 +48,10 @@ const SUITES = [
   'evalOverhead',
   'durable',
   'guardrails',
+  'sqlite',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -100,6 +102,7 @@ if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
 if (want('guardrails')) report(await guardrails(config));
+if (want('sqlite')) report(await sqlite(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

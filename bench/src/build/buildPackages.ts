@@ -46,6 +46,7 @@ const PACKAGES = [
     name: '@rxagent/redis',
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
+  { dir: 'packages/sqlite', name: '@rxagent/sqlite', exports: { '.': './index.js' } },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {

@@ -17,6 +17,7 @@ const BUILT = {
   '@rxagent/eval': new URL('@rxagent/eval/index.js', modules).href,
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
+  '@rxagent/sqlite': new URL('@rxagent/sqlite/index.js', modules).href,
 };
 
 export async function resolve(specifier, context, nextResolve) {

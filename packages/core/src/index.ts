@@ -168,8 +168,21 @@ export { type AllowedOrigins, OriginPolicy, type OriginVerdict } from './http/or
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+export {
+  type Bm25Document,
+  type Bm25Hit,
+  Bm25Index,
+  tokenize,
+} from './memory/bm25.js';
 export type { Embedder } from './memory/embedder.js';
+export {
+  cosineSimilarity,
+  embedChecked,
+  fuseRankings,
+  RRF_K,
+} from './memory/fuseRankings.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
+export { InMemoryStore, type InMemoryStoreOptions } from './memory/inMemoryStore.js';
 export type { Memory } from './memory/memory.js';
 export type {
   MemoryItem,
@@ -179,6 +192,16 @@ export type {
   ScoredMemoryItem,
   SearchOptions,
 } from './memory/memoryStore.js';
+export {
+  assertNamespace,
+  checkPut,
+  checkSearch,
+  DEFAULT_SEARCH_LIMIT,
+  isUnderNamespace,
+  jsonEqual,
+  matchesFilter,
+  valueText,
+} from './memory/memoryStoreChecks.js';
 export { StoreOnceMemory } from './memory/storeOnceMemory.js';
 export {
   type ContentBlock,
@@ -267,6 +290,7 @@ export { assertJsonState, assertSessionKey, type Session } from './state/session
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export { AGENT_NAME_KEY, type LoadStateOptions } from './state/stateOwner.js';
 export {
+  checkExpectedVersion,
   isVersionedSession,
   type SaveOptions,
   type VersionedSession,

@@ -17,6 +17,7 @@ import {
 } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { RedisSession } from '@rxagent/redis';
+import { SqliteSession } from '@rxagent/sqlite';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 
@@ -81,9 +82,11 @@ const lookup = tool({
   },
 });
 
-const store = env('REDIS_URL')
-  ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
-  : new JsonFileSession(env('SESSION_DIR'));
+const store = env('SQLITE_PATH')
+  ? new SqliteSession({ path: env('SQLITE_PATH') })
+  : env('REDIS_URL')
+    ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
+    : new JsonFileSession(env('SESSION_DIR'));
 const session = new ChildSession(store);
 const agent = new ReActAgent({
   name: 'shop',
@@ -126,5 +129,5 @@ try {
   if (error instanceof SessionConflictError) print('conflict');
   else throw error;
 } finally {
-  if (store instanceof RedisSession) await store.close();
+  if (store instanceof RedisSession || store instanceof SqliteSession) await store.close();
 }

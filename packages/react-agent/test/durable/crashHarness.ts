@@ -22,6 +22,7 @@ import {
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
 import { RedisSession } from '@rxagent/redis';
+import { SqliteSession } from '@rxagent/sqlite';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -38,6 +39,8 @@ export interface CrashWorld {
   readonly dir: string;
   readonly ledger: string;
   readonly redisUrl: string | undefined;
+  /** The SQLite file the children share, when the world runs on SQLite. */
+  readonly sqlitePath: string | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
   close(): Promise<void>;
@@ -86,39 +89,53 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** The session the children of a world use: files in its directory, or a Redis prefix. */
-function worldSession(dir: string, redisUrl: string | undefined): VersionedSession {
+/** The session the children of a world use: files in its directory, a Redis prefix or SQLite. */
+function worldSession(
+  world: Pick<CrashWorld, 'dir' | 'redisUrl' | 'sqlitePath'>,
+): VersionedSession {
+  const { dir, redisUrl, sqlitePath } = world;
+  if (sqlitePath) return new SqliteSession({ path: sqlitePath });
   return redisUrl
     ? new RedisSession({ url: redisUrl, prefix: `${basename(dir)}:` })
     : new JsonFileSession(join(dir, 'sessions'));
 }
 
+async function closeSession(session: VersionedSession): Promise<void> {
+  if (session instanceof RedisSession || session instanceof SqliteSession) await session.close();
+}
+
 /** The checkpoint the world's session holds under the run's key (its segments joined). */
 export async function savedRun(world: CrashWorld): Promise<Checkpoint | undefined> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = worldSession(world);
   try {
     return await loadCheckpoint(session, 'run');
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await closeSession(session);
   }
 }
 
 /** The keys of the world's session holding an unfinished call. */
 export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = worldSession(world);
   try {
     return await unfinishedRuns(session);
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await closeSession(session);
   }
 }
 
-export async function crashWorld(turns: number, redisUrl?: string): Promise<CrashWorld> {
+/** A world of `turns` user turns on JSON files, or on Redis (`redisUrl`), or on a SQLite file (`sqlite`). */
+export async function crashWorld(
+  turns: number,
+  redisUrl?: string,
+  options: { readonly sqlite?: boolean } = {},
+): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
   const dir = await mkdtemp(join(tmpdir(), 'rxagent-durable-'));
   const ledger = join(dir, 'ledger.txt');
+  const sqlitePath = options.sqlite ? join(dir, 'sessions.db') : undefined;
   const run = (options: { killAt?: string; raceDir?: string } = {}): Promise<ChildRun> => {
     const child = spawn(
       process.execPath,
@@ -136,6 +153,7 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
           RACE_DIR: options.raceDir ?? '',
           REDIS_URL: redisUrl ?? '',
           REDIS_PREFIX: basename(dir),
+          SQLITE_PATH: sqlitePath ?? '',
         },
       },
     );
@@ -161,6 +179,7 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
     dir,
     ledger,
     redisUrl,
+    sqlitePath,
     run,
     async close() {
       await server.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownSnippets } from '../snippets/extractSnippets.js';
 import { ProcessPool } from '../testing/processPool.js';
 import { batchTimeLimit, scaled } from '../testing/timeLimits.js';
-import { writeConsumerProject } from './consumerProject.js';
+import { GUIDE, guideTsconfig, writeConsumerProject } from './consumerProject.js';
 import { packPackages, publishablePackages } from './packPackages.js';
 import {
   type CommandResult,
@@ -39,6 +39,13 @@ function readmeProgram(): string {
   return `${block.code}\n`;
 }
 
+/**
+ * The current TypeScript release line, installed in the consumer project beside the version
+ * the workspace pins: what `npm install --save-dev typescript` gives a new user today. A
+ * range on purpose (the rest is pinned): this checks the guide against new 7.x releases.
+ */
+const CURRENT_TYPESCRIPT = 'typescript@7';
+
 /** An exact version the workspace pins for a third-party package (`package.json` dependencies). */
 function pinned(manifestDir: string, name: string): string {
   const manifest = JSON.parse(readFileSync(join(root, manifestDir, 'package.json'), 'utf8')) as {
@@ -67,7 +74,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
     mkdirSync(join(work, 'tarballs'));
     mkdirSync(consumer);
     tarballs = await packPackages(packages, join(work, 'tarballs'), pool, PACK_MS);
-    writeConsumerProject(consumer, readmeProgram());
+    writeConsumerProject(consumer, readmeProgram(), guideTsconfig(root));
     const install = pool.run(() =>
       runCommand(
         'npm',
@@ -82,6 +89,7 @@ describe('the packages, packed and installed with npm outside the workspace', ()
           pinned('.', '@types/node'),
           pinned('packages/core', 'zod'),
           pinned('packages/otel', '@opentelemetry/api'),
+          CURRENT_TYPESCRIPT,
         ],
         { cwd: consumer, env: plainEnv(), timeoutMs: INSTALL_MS },
       ),
@@ -174,14 +182,21 @@ describe('the packages, packed and installed with npm outside the workspace', ()
   });
 
   it(
-    "type-checks the README's program with tsc there and runs it with plain node",
+    `type-checks the README's program with ${GUIDE}'s tsconfig (the pinned and the current TypeScript) and runs it with plain node`,
     async () => {
-      const tsc = await runCommand(
-        process.execPath,
-        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-        { cwd: consumer },
-      );
-      expect(tsc.code, describeFailure('tsc', tsc)).toBe(0);
+      const compilers = [
+        [pinned('.', 'typescript'), join(root, 'node_modules', 'typescript', 'bin', 'tsc')],
+        [CURRENT_TYPESCRIPT, join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')],
+      ] as const;
+      for (const [name, tsc] of compilers) {
+        const version = await runCommand(process.execPath, [tsc, '--version'], { cwd: consumer });
+        const major = name.slice('typescript@'.length).split('.')[0];
+        expect(version.stdout, name).toMatch(new RegExp(`^Version ${major}\\.`));
+        const result = await runCommand(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+          cwd: consumer,
+        });
+        expect(result.code, describeFailure(`${name} (${version.stdout.trim()})`, result)).toBe(0);
+      }
       const run = await runCommand(process.execPath, ['dist/main.js'], {
         cwd: consumer,
         env: plainEnv(),

@@ -5,6 +5,7 @@ import { packageEntries, workspacePackages } from '../api/apiReport.js';
 import { addExports, exportedNames, type ImportSource } from './exportIndex.js';
 import { markdownSnippets, type Snippet, tsdocSnippets } from './extractSnippets.js';
 import { snippetModule } from './snippetModule.js';
+import { walkFiles } from './walkFiles.js';
 
 /** A snippet written as a module file of the docs package. */
 export interface WrittenSnippet {
@@ -28,7 +29,7 @@ export function snippetDir(root: string): string {
 export function collectSnippets(root: string): Snippet[] {
   const markdown = [
     'README.md',
-    ...walk(root, 'docs', (path) => path.endsWith('.md')),
+    ...walkFiles(root, 'docs', (path) => path.endsWith('.md')),
     ...['packages', 'examples'].flatMap((dir) =>
       readdirSync(join(root, dir))
         .map((name) => `${dir}/${name}/README.md`)
@@ -36,7 +37,7 @@ export function collectSnippets(root: string): Snippet[] {
     ),
   ];
   const sources = workspacePackages(root).flatMap((dir) =>
-    walk(root, relative(root, join(dir, 'src')), (path) => /(?<!\.test)\.ts$/.test(path)),
+    walkFiles(root, relative(root, join(dir, 'src')), (path) => /(?<!\.test)\.ts$/.test(path)),
   );
   return [
     ...markdown.flatMap((file) => markdownSnippets(file, readFileSync(join(root, file), 'utf8'))),
@@ -118,13 +119,4 @@ export function typeCheckSnippets(root: string, written: readonly WrittenSnippet
     }
   }
   return errors;
-}
-
-function walk(root: string, dir: string, keep: (path: string) => boolean): string[] {
-  if (!existsSync(join(root, dir))) return [];
-  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((path) => !/(^|\/)(node_modules|\.snippets|dist|api)\//.test(path) && keep(path))
-    .sort();
 }

@@ -244,18 +244,23 @@ describe('OpenAIChatModel against a faulty server', () => {
       startSse(res);
       res.write(sseData(deltaChunk({ role: 'assistant', content: '' })));
       const line = sseData(deltaChunk({ content: 'x' }));
-      // A chunk every 50 ms: never a gap near timeoutMs, and never an end.
+      // A chunk every 25 ms, never an end. Server and client share this process's event loop:
+      // on a machine at load 10+ on 2 cores a 200 ms gap happened (the idle timeout fired
+      // instead), so the idle timeout is 60 drips long; only a stall of 1.5 s could fire it.
       const drip = setInterval(() => {
         if (!res.destroyed) res.write(line);
-      }, 50);
+      }, 25);
       res.on('close', () => clearInterval(drip));
     });
     const { error, ms } = await failure(
-      model({ timeoutMs: 200, requestTimeoutMs: 400, maxRetries: 0 }).stream(ask),
+      model({ timeoutMs: 1_500, requestTimeoutMs: 3_000, maxRetries: 0 }).stream(ask),
     );
+    // Which limit ended it is the point: the idle one never saw a long enough gap.
     expect(error.message).toMatch(/requestTimeoutMs/);
-    expect(ms).toBeGreaterThanOrEqual(350);
-    expect(ms).toBeLessThan(2_000);
+    expect(error.message).not.toMatch(/sent nothing/);
+    // Past the idle limit twice over, so the trickle did keep the idle timer from firing.
+    expect(ms).toBeGreaterThanOrEqual(2_900);
+    expect(ms).toBeLessThan(20_000);
   });
 
   it('bounds a byte trickle (one byte every 10 ms, never a whole chunk) by timeoutMs', async () => {

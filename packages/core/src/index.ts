@@ -131,7 +131,11 @@ export {
   type SecretPattern,
 } from './hooks/redactSecrets.js';
 export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
-export { AgentHost, type AgentHostOptions } from './host/agentHost.js';
+export {
+  AgentHost,
+  type AgentHostCreateContext,
+  type AgentHostOptions,
+} from './host/agentHost.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';

@@ -74,8 +74,9 @@ describeRedis('AgentWorker maxDeliveries', () => {
     await until(async () => (await entries(queue)).length === 3, 5_000, 'the third request');
     // A worker that died took them all; t1's and t2's second were delivered 3 times already.
     await redis.sendCommand(['XREADGROUP', 'GROUP', GROUP, 'ghost', 'STREAMS', queue, '>']);
-    const [[poisonId], [firstId], [skippedId]] = (await entries(queue)) as Array<[string, unknown]>;
-    for (const id of [poisonId, skippedId] as string[]) {
+    const ids = (await entries(queue)).map(([id]) => id);
+    const [poisonId, firstId, skippedId] = ids as [string, string, string];
+    for (const id of [poisonId, skippedId]) {
       await redis.sendCommand(['XCLAIM', queue, GROUP, 'ghost', '0', id, 'RETRYCOUNT', '3']);
     }
 

@@ -248,5 +248,60 @@ describe('AgentHost', () => {
     );
     const host = new AgentHost({ create: () => new EchoAgent({ name: 'e' }) });
     await expect(host.reply('', 'x')).rejects.toThrow(/thread id must be a non-empty string/);
+    await expect(lastValueFrom(host.attach(''))).rejects.toThrow(
+      /AgentHost.attach\(\): the thread id must be a non-empty string \(got ""\)/,
+    );
+    await expect(lastValueFrom(host.attach(undefined as never))).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+  });
+});
+
+describe('AgentHost({ durable: true })', () => {
+  it('needs a session: an error at construction without one', () => {
+    expect(
+      () => new AgentHost({ create: () => new EchoAgent({ name: 'e' }), durable: true }),
+    ).toThrow(/AgentHost: durable: true needs a session/);
+  });
+
+  it('gives create the durable option to pass on (the host session, key = thread id), and its agents are durable', async () => {
+    const session = new InMemorySession();
+    const seen: unknown[] = [];
+    const host = new AgentHost({
+      create: (threadId, context) => {
+        seen.push([threadId, context]);
+        return new EchoAgent({ name: 'e', ...context });
+      },
+      session,
+      durable: true,
+    });
+    expect(textOf(await host.reply('t1', 'hello'))).toBe('hello');
+    expect(seen).toEqual([['t1', { durable: { session, key: 't1' } }]]);
+    // The agent checkpointed itself under the thread id.
+    expect(await session.list()).toContain('t1');
+    // A host that is not durable gives an empty context.
+    const plain = new AgentHost({
+      create: (threadId, context) => {
+        seen.push([threadId, context]);
+        return new EchoAgent({ name: 'e' });
+      },
+    });
+    await plain.reply('t2', 'hi');
+    expect(seen.at(-1)).toEqual(['t2', {}]);
+  });
+
+  it('fails at once, naming create, when create returns an agent that is not durable', async () => {
+    const agent = new EchoAgent({ name: 'e' });
+    const host = new AgentHost({
+      create: () => agent,
+      session: new InMemorySession(),
+      durable: true,
+    });
+    await expect(host.reply('t1', 'hello')).rejects.toThrow(
+      /create\("t1"\) returned an agent that is not durable.*\{ durable \}/,
+    );
+    await expect(host.reply('t1', 'hello')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(lastValueFrom(host.recover('t1', 'some-input'))).rejects.toThrow(/not durable/);
+    expect(agent.calls).toEqual([]);
   });
 });

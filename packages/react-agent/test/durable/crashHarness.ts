@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type ChatMessage,
   type ChatRequest,
@@ -21,7 +21,6 @@ import {
   type StrictOpenAIServer,
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
-import { RedisSession } from '@rxagent/redis';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -32,12 +31,27 @@ export interface ChildRun {
   readonly lines: readonly string[];
 }
 
+/**
+ * A session store other than the default files, given as a module (so this harness needs
+ * no dependency on the package that has it): `module` is the absolute path of a module
+ * exporting `openSession(options: string, prefix: string)`, which returns a
+ * `VersionedSession` (with `close()` when it holds connections); `options` is passed as is
+ * (a Redis URL, say). The children open theirs the same way.
+ */
+export interface WorldStore {
+  readonly module: string;
+  readonly options: string;
+}
+
+/** A session a `WorldStore` opens. */
+type WorldSession = VersionedSession & { close?: () => Promise<void> };
+
 /** A durable conversation run across processes: a strict server, a session dir, a ledger. */
 export interface CrashWorld {
   readonly server: StrictOpenAIServer;
   readonly dir: string;
   readonly ledger: string;
-  readonly redisUrl: string | undefined;
+  readonly store: WorldStore | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
   close(): Promise<void>;
@@ -86,34 +100,36 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** The session the children of a world use: files in its directory, or a Redis prefix. */
-function worldSession(dir: string, redisUrl: string | undefined): VersionedSession {
-  return redisUrl
-    ? new RedisSession({ url: redisUrl, prefix: `${basename(dir)}:` })
-    : new JsonFileSession(join(dir, 'sessions'));
+/** The session the children of a world use: files in its directory, or its store's (prefixed). */
+async function worldSession(dir: string, store: WorldStore | undefined): Promise<WorldSession> {
+  if (store === undefined) return new JsonFileSession(join(dir, 'sessions'));
+  const module = (await import(pathToFileURL(store.module).href)) as {
+    openSession(options: string, prefix: string): WorldSession;
+  };
+  return module.openSession(store.options, basename(dir));
 }
 
 /** The checkpoint the world's session holds under the run's key (its segments joined). */
 export async function savedRun(world: CrashWorld): Promise<Checkpoint | undefined> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = await worldSession(world.dir, world.store);
   try {
     return await loadCheckpoint(session, 'run');
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await session.close?.();
   }
 }
 
 /** The keys of the world's session holding an unfinished call. */
 export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = await worldSession(world.dir, world.store);
   try {
     return await unfinishedRuns(session);
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await session.close?.();
   }
 }
 
-export async function crashWorld(turns: number, redisUrl?: string): Promise<CrashWorld> {
+export async function crashWorld(turns: number, store?: WorldStore): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
@@ -134,8 +150,9 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
           TURNS: String(turns),
           KILL_AT: options.killAt ?? '',
           RACE_DIR: options.raceDir ?? '',
-          REDIS_URL: redisUrl ?? '',
-          REDIS_PREFIX: basename(dir),
+          STORE_MODULE: store?.module ?? '',
+          STORE_OPTIONS: store?.options ?? '',
+          STORE_PREFIX: basename(dir),
         },
       },
     );
@@ -160,7 +177,7 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
     server,
     dir,
     ledger,
-    redisUrl,
+    store,
     run,
     async close() {
       await server.close();

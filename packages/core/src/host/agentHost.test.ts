@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallContext } from '../agent/callContext.js';
-import { InvalidArgumentError } from '../errors.js';
+import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { InMemorySession } from '../state/inMemorySession.js';
@@ -220,6 +220,37 @@ describe('AgentHost', () => {
     const host = new AgentHost({ create: () => new EchoAgent({ name: 'echo' }), session });
     await host.reply('alice', 'hi');
     expect(await session.list()).toEqual(['alice']);
+  });
+
+  it('evict(threadId, { save: false }) drops a changed agent unsaved; the thread loads from the session next', async () => {
+    const session = new InMemorySession();
+    const agents: ManualAgent[] = [];
+    const host = new AgentHost({
+      create: () => {
+        agents.push(new ManualAgent({ name: 'manual' }));
+        return agents.at(-1) as ManualAgent;
+      },
+      session,
+    });
+    const first = host.reply('alice', 'one');
+    await settle();
+    agents[0]?.respond('first');
+    await first;
+    const saved = await session.load('alice');
+    // A cancelled call changes the agent without a save (the host saves after a reply).
+    const cancelled = host.call('alice', 'two').subscribe();
+    await settle();
+    await expect(host.evict('alice', { save: false })).rejects.toBeInstanceOf(AgentBusyError);
+    cancelled.unsubscribe();
+    await host.evict('alice', { save: false });
+    expect(host.isLive('alice')).toBe(false);
+    expect(await session.load('alice')).toEqual(saved);
+    // The next use loads the stored state into a new agent.
+    const next = host.reply('alice', 'three');
+    await settle();
+    expect(agents).toHaveLength(2);
+    agents[1]?.respond('third');
+    expect(textOf(await next)).toBe('third');
   });
 
   it('delete() forgets a thread and its saved state, and refuses a busy one', async () => {

@@ -264,13 +264,20 @@ export class AgentHost {
   /**
    * Evicts thread `threadId` now (saved first when it changed since its last save), so its
    * next use loads it again: for a process that shares the session with others which may
-   * have advanced the thread since. Resolves at once when the thread is not live; rejects
-   * with `AgentBusyError` while a call runs or waits on it.
+   * have advanced the thread since. With `{ save: false }` its agent is dropped unsaved: for
+   * a process that learned its copy is stale (a worker that lost its hold on a run), whose
+   * save would overwrite what another process stored since. Resolves at once when the
+   * thread is not live; rejects with `AgentBusyError` while a call runs or waits on it.
    */
-  async evict(threadId: string): Promise<void> {
+  async evict(threadId: string, options: { readonly save?: boolean } = {}): Promise<void> {
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
     if (thread.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    if (options.save === false) {
+      this.#threads.delete(threadId);
+      this.#parked.delete(threadId);
+      return;
+    }
     await this.#evict(thread);
   }
 

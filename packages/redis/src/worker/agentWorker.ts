@@ -183,8 +183,12 @@ export class AgentWorker {
 
   async #shutdown(): Promise<void> {
     this.#wakeSlot?.();
+    // Runs still waiting for their thread go back to the queue now, for another worker.
     for (const flight of this.#flights.values()) {
-      if (!flight.holding) flight.abandoned = true;
+      if (flight.holding) continue;
+      flight.abandoned = true;
+      const { entryId, fields } = flight.request;
+      void this.#handOver(entryId, fields).then(() => flight.end());
     }
     clearInterval(this.#claimTimer);
     await this.#reader?.destroy();
@@ -305,10 +309,8 @@ export class AgentWorker {
       await this.#drop(request.entryId);
       return;
     }
-    if (acquired === 'abandoned') {
-      if (this.#stopping) await this.#handOver(request.entryId, request.fields);
-      return;
-    }
+    // Given up while waiting: stop() handed it over, or another worker claimed it.
+    if (acquired === 'abandoned') return;
     flight.holding = true;
     flight.seq = claimed ? await this.#leases.nextSeq(request.runId) : 0;
     if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
@@ -318,7 +320,14 @@ export class AgentWorker {
       request.kind === 'observe'
         ? await this.#observe(request)
         : ((claimed ? await this.#recover(flight) : undefined) ?? (await this.#call(flight)));
-    if (last === undefined || flight.abandoned) return;
+    if (flight.abandoned) {
+      // This worker's copy of the thread is stale now: drop it unsaved, so it never
+      // overwrites what the claimer stores, and load the thread afresh next time.
+      this.#lastPosition.delete(request.threadId);
+      await this.#host.evict(request.threadId, { save: false }).catch(() => {});
+      return;
+    }
+    if (last === undefined) return;
     const finished = await this.#leases.finish(request, flight.seq++, last);
     if (finished) this.#lastPosition.set(request.threadId, request.position);
   }

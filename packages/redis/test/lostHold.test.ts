@@ -1,0 +1,98 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentHost, type ChatRequest, Toolkit, textOf, tool } from '@rxagent/core';
+import { ScriptedChatModel } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
+import { AgentWorker, RedisSession, RemoteAgent } from '@rxagent/redis';
+import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import { describeRedis } from './describeRedis.js';
+
+const GROUP = 'rxagent-workers';
+
+/** Resolves once `condition()` holds, checked every 10 ms; rejects after `ms`. */
+async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+describeRedis('AgentWorker when another worker claims its run', () => {
+  let server: RedisServer;
+  let redis: ReturnType<typeof createClient>;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = createClient({ url: server.url });
+    await redis.connect();
+  });
+  afterAll(async () => {
+    redis?.destroy();
+    await server?.stop();
+  });
+
+  it('stops the run at once (its tool is cancelled, no further step starts) and leaves it to the claimer', async () => {
+    const queue = 'stolen';
+    const claimAfterMs = 900;
+    const started: number[] = [];
+    const cancelled: number[] = [];
+    const slow = tool({
+      name: 'slow',
+      description: 'Takes its time.',
+      parameters: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise<string>((resolve) => {
+          started.push(performance.now());
+          const timer = setTimeout(() => resolve('slow done'), 1_500);
+          signal?.addEventListener('abort', () => {
+            cancelled.push(performance.now());
+            clearTimeout(timer);
+          });
+        }),
+    });
+    const model = new ScriptedChatModel(
+      Array.from(
+        { length: 20 },
+        () => (request: ChatRequest) =>
+          request.messages.at(-1)?.role === 'tool'
+            ? 'finished'
+            : { toolCalls: [{ name: 'slow', arguments: {} }] },
+      ),
+    );
+    const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
+    const host = new AgentHost({
+      create: () =>
+        new ReActAgent({ name: 'assistant', sysPrompt: '', model, toolkit: new Toolkit([slow]) }),
+      session,
+    });
+    const worker = new AgentWorker({ url: server.url, queue, host, claimAfterMs });
+    await worker.start();
+    const agent = new RemoteAgent({ url: server.url, queue, threadId: 't', name: 'assistant' });
+    try {
+      const reply = agent.reply('go');
+      await until(() => started.length === 1, 10_000, 'the tool to start');
+      const requestsBefore = model.requests.length;
+      // Another consumer claims the run's request (as a worker that thought it silent would).
+      const pending = (await redis.sendCommand(['XPENDING', queue, GROUP, '-', '+', '1'])) as [
+        [string],
+      ];
+      const claimedAt = performance.now();
+      await redis.sendCommand(['XCLAIM', queue, GROUP, 'thief', '0', pending[0][0]]);
+
+      // Within a renewal beat (a third of claimAfterMs), the worker cancels its tool.
+      await until(() => cancelled.length === 1, 5_000, 'the tool to be cancelled');
+      expect((cancelled[0] ?? 0) - claimedAt).toBeLessThan(claimAfterMs / 3 + 500);
+      // No further step of the lost run: no model request until the run is claimed back.
+      expect(model.requests.length).toBe(requestsBefore);
+
+      // The thief never runs it; once it looks silent, this worker claims it and finishes it.
+      expect(textOf(await reply)).toBe('finished');
+      expect(started.length).toBe(2);
+    } finally {
+      await worker.stop();
+      await Promise.all([agent.close(), session.close()]);
+    }
+  }, 30_000);
+});

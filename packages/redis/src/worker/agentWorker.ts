@@ -12,61 +12,19 @@ import {
 } from '@rxagent/core';
 import { ErrorReply } from 'redis';
 import { backoffDelay } from '../connection/backoff.js';
-import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
+import { RedisConnection } from '../connection/redisConnection.js';
 import { entriesOfRange, entriesOfStreams, streamItems } from '../streamReply.js';
+import {
+  AGENT_WORKER_OPTION_KEYS,
+  type AgentWorkerOptions,
+  positive,
+} from './agentWorkerOptions.js';
 import { parseRunRequest, type RunRequest } from './runRequest.js';
 import { ThreadLeases } from './threadLeases.js';
 import { type WireControl, wireError } from './wireEvent.js';
 import { type FlightEnd, WorkerFlight } from './workerFlight.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
-
-/** Options of `new AgentWorker()`. */
-export interface AgentWorkerOptions extends RedisConnectionOptions {
-  /** The request stream this worker serves (the name every `RemoteAgent` of it uses). */
-  readonly queue: string;
-  /**
-   * Runs the calls: one agent per thread. Its session must be shared by every worker of the
-   * queue (a `RedisSession`), since a thread's next call may run on another worker.
-   */
-  readonly host: AgentHost;
-  /** Calls this worker runs at once (default 16). */
-  readonly concurrency?: number;
-  /**
-   * How long a run's worker may go silent before another worker claims the run, in ms
-   * (default 30 000). A live worker renews its claim every third of it.
-   */
-  readonly claimAfterMs?: number;
-  /**
-   * How many times a run's request may be delivered (each read or claim of it is one)
-   * before it is given up (default 5): when a claim would deliver it once more, the run
-   * ends failed instead (its caller's `RemoteAgent` errors with `RemoteRunError` naming the
-   * run and its deliveries) and the request is kept, with its `deliveries`, in the
-   * dead-letter stream `<queue>:dead`. So a run that kills every worker that takes it is
-   * started by at most this many.
-   */
-  readonly maxDeliveries?: number;
-  /** This worker's consumer name in the group (default: host name, pid and a random suffix). */
-  readonly consumer?: string;
-  /** Events kept per run stream (trimmed beyond, approximately; default 10 000). */
-  readonly maxRunEvents?: number;
-  /** How long a finished run's events stay readable, in seconds (default 3600). */
-  readonly runTtlSeconds?: number;
-}
-
-const OPTION_KEYS = [
-  'url',
-  'client',
-  'commandTimeoutMs',
-  'queue',
-  'host',
-  'concurrency',
-  'claimAfterMs',
-  'maxDeliveries',
-  'consumer',
-  'maxRunEvents',
-  'runTtlSeconds',
-];
 
 /**
  * Serves a queue of agent calls from Redis: reads run requests through the queue stream's
@@ -112,7 +70,7 @@ export class AgentWorker {
   #stopped: Promise<void> = Promise.resolve();
 
   constructor(options: AgentWorkerOptions) {
-    checkOptions(options, OPTION_KEYS, 'AgentWorker');
+    checkOptions(options, AGENT_WORKER_OPTION_KEYS, 'AgentWorker');
     if (typeof options?.queue !== 'string' || options.queue === '') {
       throw new InvalidArgumentError('AgentWorker: options.queue must be a non-empty string.');
     }
@@ -499,15 +457,6 @@ function interruptMessage(message: unknown): Msg | undefined {
     return message as Msg;
   }
   return undefined;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(
-      `AgentWorker: options.${name} must be a positive integer (got ${String(value)}).`,
-    );
-  }
-  return value;
 }
 
 function delay(ms: number): Promise<void> {

@@ -271,8 +271,11 @@ export class AgentWorker {
     if (acquired === 'abandoned') return;
     flight.holding = true;
     flight.seq = claimed ? await this.#leases.nextSeq(request.runId) : 0;
+    // Another worker advanced the thread since this one last ran it: its copy is stale, and
+    // the session holds what the others stored. Drop the copy unsaved (a save would
+    // overwrite their turns) and load the thread afresh.
     if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
-      await this.#host.evict(request.threadId).catch(() => {});
+      await this.#host.evict(request.threadId, { save: false }).catch(() => {});
     }
     const last =
       request.kind === 'observe'

@@ -20,7 +20,7 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
   }
 }
 
-describeRedis('AgentWorker when another worker claims its run', () => {
+describeRedis('AgentWorker and its hold on runs', () => {
   let server: RedisServer;
   let redis: ReturnType<typeof createClient>;
   beforeAll(async () => {
@@ -93,6 +93,124 @@ describeRedis('AgentWorker when another worker claims its run', () => {
     } finally {
       await worker.stop();
       await Promise.all([agent.close(), session.close()]);
+    }
+  }, 30_000);
+
+  it('stop() hands a run still waiting for its thread back to the queue at once, and finishes the running one', async () => {
+    const queue = 'handover';
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits.',
+      parameters: z.object({}),
+      execute: async () => {
+        await gate;
+        return 'waited';
+      },
+    });
+    const model = new ScriptedChatModel(
+      Array.from({ length: 20 }, () => (request: ChatRequest) => {
+        const last = request.messages.at(-1);
+        if (last?.role === 'tool') return 'first done';
+        return last?.content === 'first'
+          ? { toolCalls: [{ name: 'wait', arguments: {} }] }
+          : 'second done';
+      }),
+    );
+    const session = new RedisSession({ url: server.url, prefix: `${queue}:s:` });
+    const made: string[] = [];
+    const host = (label: string) =>
+      new AgentHost({
+        create: () => {
+          made.push(label);
+          return new ReActAgent({
+            name: 'assistant',
+            sysPrompt: '',
+            model,
+            toolkit: new Toolkit([wait]),
+          });
+        },
+        session,
+      });
+    const a = new AgentWorker({ url: server.url, queue, host: host('a'), claimAfterMs: 5_000 });
+    const b = new AgentWorker({ url: server.url, queue, host: host('b'), claimAfterMs: 5_000 });
+    const agent = (threadId: string) =>
+      new RemoteAgent({ url: server.url, queue, threadId, name: 'assistant' });
+    const [one, two] = [agent('t'), agent('t')];
+    await a.start();
+    try {
+      const first = one.reply('first');
+      await until(() => model.requests.length === 1, 10_000, 'the first call to reach its tool');
+      const second = two.reply('second');
+      await until(() => a.activeRuns === 2, 10_000, 'worker a to take the second run');
+      await b.start();
+      const stopping = a.stop();
+      let stopped = false;
+      void stopping.then(() => (stopped = true));
+      // b gets the waiting run now (not after claimAfterMs): it waits for the thread there.
+      await until(() => b.activeRuns === 1, 4_000, 'the waiting run to reach worker b');
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect(textOf(await first)).toBe('first done');
+      expect(textOf(await second)).toBe('second done');
+      expect(made).toEqual(['a', 'b']);
+    } finally {
+      release();
+      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all([one.close(), two.close(), session.close()]);
+    }
+  }, 30_000);
+
+  it('stop() resolves within claimAfterMs + commandTimeoutMs while Redis stalls, giving up the running call', async () => {
+    const stalled = await startRedisServer();
+    const queue = 'stalled';
+    const claimAfterMs = 1_000;
+    const commandTimeoutMs = 500;
+    let cancelled = false;
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      parameters: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise<string>(() => {
+          signal?.addEventListener('abort', () => {
+            cancelled = true;
+          });
+        }),
+    });
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'wait', arguments: {} }] }]);
+    const session = new RedisSession({ url: stalled.url, prefix: `${queue}:s:`, commandTimeoutMs });
+    const host = new AgentHost({
+      create: () =>
+        new ReActAgent({ name: 'assistant', sysPrompt: '', model, toolkit: new Toolkit([wait]) }),
+      session,
+    });
+    const worker = new AgentWorker({
+      url: stalled.url,
+      queue,
+      host,
+      claimAfterMs,
+      commandTimeoutMs,
+    });
+    await worker.start();
+    const agent = new RemoteAgent({ url: stalled.url, queue, threadId: 't', name: 'assistant' });
+    try {
+      void agent.reply('go').catch(() => {});
+      await until(() => model.requests.length === 1 && worker.activeRuns === 1, 10_000, 'the call');
+      process.kill(stalled.pid, 'SIGSTOP');
+      const started = performance.now();
+      await worker.stop();
+      const took = performance.now() - started;
+      // The bound, plus scheduling slack on a busy machine.
+      expect(took).toBeLessThan(claimAfterMs + commandTimeoutMs + 800);
+      expect(cancelled).toBe(true);
+    } finally {
+      process.kill(stalled.pid, 'SIGCONT');
+      await worker.stop();
+      await Promise.all([agent.close(), session.close()]);
+      await stalled.stop();
     }
   }, 30_000);
 });

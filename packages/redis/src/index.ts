@@ -16,7 +16,8 @@ export {
   type SaveOptions,
   type VersionedState,
 } from './session/redisSession.js';
-export { AgentWorker, type AgentWorkerOptions } from './worker/agentWorker.js';
+export { AgentWorker } from './worker/agentWorker.js';
+export type { AgentWorkerOptions } from './worker/agentWorkerOptions.js';
 export { RemoteAgent, type RemoteAgentOptions } from './worker/remoteAgent.js';
 export { RemoteRunError, RemoteRunTimeoutError } from './worker/remoteRunError.js';
 export type { WireError } from './worker/wireEvent.js';

@@ -58,7 +58,9 @@ describeRedis('AgentWorker under load', () => {
       children.push(...workers);
       await Promise.all(workers.map((worker) => worker.waitFor('ready')));
       const clients = ['a', 'b'].map((prefix) =>
-        runTs(loadClient, [server.url, queue, prefix, '25', '4']),
+        // Each Redis command (connecting included) within 5 s: 25 clients connect at once on
+        // a machine that may be very busy, and this test is about a worker's death, not Redis.
+        runTs(loadClient, [server.url, queue, prefix, '25', '4', '5000']),
       );
       children.push(...clients);
       const results = clients.map(resultOf);

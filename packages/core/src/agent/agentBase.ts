@@ -51,9 +51,10 @@ export interface AgentBaseOptions {
    * `stateDict()` plus the progress of the running call) is saved under `key` in `session`
    * when a call starts, at each step boundary and when it ends, its memory's messages in
    * sealed segments written once (`<key>~seg.…`), and `recover()` continues an unfinished
-   * call in another process. See the "Durable runs" guide.
+   * call in another process. See the "Durable runs" guide. `undefined` is the same as
+   * leaving it out (so `AgentHost`'s `create` can pass on the `durable` it receives).
    */
-  readonly durable?: DurableOptions;
+  readonly durable?: DurableOptions | undefined;
 }
 
 /** Options of `recover()`: what a checkpoint cannot hold. */
@@ -320,6 +321,11 @@ export abstract class AgentBase implements Agent {
   /** Whether a call is in flight. */
   get isRunning(): boolean {
     return this.#active !== undefined;
+  }
+
+  /** Whether the agent is durable (made with the `durable: { session, key }` option). */
+  get isDurable(): boolean {
+    return this.#checkpointer !== undefined;
   }
 
   /**

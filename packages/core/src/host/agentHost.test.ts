@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallContext } from '../agent/callContext.js';
-import { InvalidArgumentError } from '../errors.js';
+import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { InMemorySession } from '../state/inMemorySession.js';
@@ -222,6 +222,37 @@ describe('AgentHost', () => {
     expect(await session.list()).toEqual(['alice']);
   });
 
+  it('evict(threadId, { save: false }) drops a changed agent unsaved; the thread loads from the session next', async () => {
+    const session = new InMemorySession();
+    const agents: ManualAgent[] = [];
+    const host = new AgentHost({
+      create: () => {
+        agents.push(new ManualAgent({ name: 'manual' }));
+        return agents.at(-1) as ManualAgent;
+      },
+      session,
+    });
+    const first = host.reply('alice', 'one');
+    await settle();
+    agents[0]?.respond('first');
+    await first;
+    const saved = await session.load('alice');
+    // A cancelled call changes the agent without a save (the host saves after a reply).
+    const cancelled = host.call('alice', 'two').subscribe();
+    await settle();
+    await expect(host.evict('alice', { save: false })).rejects.toBeInstanceOf(AgentBusyError);
+    cancelled.unsubscribe();
+    await host.evict('alice', { save: false });
+    expect(host.isLive('alice')).toBe(false);
+    expect(await session.load('alice')).toEqual(saved);
+    // The next use loads the stored state into a new agent.
+    const next = host.reply('alice', 'three');
+    await settle();
+    expect(agents).toHaveLength(2);
+    agents[1]?.respond('third');
+    expect(textOf(await next)).toBe('third');
+  });
+
   it('delete() forgets a thread and its saved state, and refuses a busy one', async () => {
     const session = new InMemorySession();
     const { host, agents } = manualHost();
@@ -248,5 +279,60 @@ describe('AgentHost', () => {
     );
     const host = new AgentHost({ create: () => new EchoAgent({ name: 'e' }) });
     await expect(host.reply('', 'x')).rejects.toThrow(/thread id must be a non-empty string/);
+    await expect(lastValueFrom(host.attach(''))).rejects.toThrow(
+      /AgentHost.attach\(\): the thread id must be a non-empty string \(got ""\)/,
+    );
+    await expect(lastValueFrom(host.attach(undefined as never))).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+  });
+});
+
+describe('AgentHost({ durable: true })', () => {
+  it('needs a session: an error at construction without one', () => {
+    expect(
+      () => new AgentHost({ create: () => new EchoAgent({ name: 'e' }), durable: true }),
+    ).toThrow(/AgentHost: durable: true needs a session/);
+  });
+
+  it('gives create the durable option to pass on (the host session, key = thread id), and its agents are durable', async () => {
+    const session = new InMemorySession();
+    const seen: unknown[] = [];
+    const host = new AgentHost({
+      create: (threadId, context) => {
+        seen.push([threadId, context]);
+        return new EchoAgent({ name: 'e', ...context });
+      },
+      session,
+      durable: true,
+    });
+    expect(textOf(await host.reply('t1', 'hello'))).toBe('hello');
+    expect(seen).toEqual([['t1', { durable: { session, key: 't1' } }]]);
+    // The agent checkpointed itself under the thread id.
+    expect(await session.list()).toContain('t1');
+    // A host that is not durable gives an empty context.
+    const plain = new AgentHost({
+      create: (threadId, context) => {
+        seen.push([threadId, context]);
+        return new EchoAgent({ name: 'e' });
+      },
+    });
+    await plain.reply('t2', 'hi');
+    expect(seen.at(-1)).toEqual(['t2', {}]);
+  });
+
+  it('fails at once, naming create, when create returns an agent that is not durable', async () => {
+    const agent = new EchoAgent({ name: 'e' });
+    const host = new AgentHost({
+      create: () => agent,
+      session: new InMemorySession(),
+      durable: true,
+    });
+    await expect(host.reply('t1', 'hello')).rejects.toThrow(
+      /create\("t1"\) returned an agent that is not durable.*\{ durable \}/,
+    );
+    await expect(host.reply('t1', 'hello')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(lastValueFrom(host.recover('t1', 'some-input'))).rejects.toThrow(/not durable/);
+    expect(agent.calls).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { defer, EMPTY, lastValueFrom, Observable, type Subscription } from 'rxjs
 import { type AgentBase, tapRunning } from '../agent/agentBase.js';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
+import type { DurableOptions } from '../durable/durableOptions.js';
 import { deleteCheckpoint } from '../durable/storedCheckpoint.js';
 import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
@@ -12,10 +13,22 @@ import type { Session } from '../state/session.js';
 import { HostThread } from './hostThread.js';
 import { ThreadRun } from './threadRun.js';
 
+/**
+ * What `AgentHost` gives `create` besides the thread id: on a durable host, the agent's
+ * `durable` option (the host's session, key = thread id) to pass on; `{}` otherwise.
+ */
+export interface AgentHostCreateContext {
+  readonly durable?: DurableOptions;
+}
+
 /** Options of `new AgentHost()`. */
 export interface AgentHostOptions {
-  /** Makes the agent of a thread, the first time the thread is used (or after eviction). */
-  readonly create: (threadId: string) => AgentBase;
+  /**
+   * Makes the agent of a thread, the first time the thread is used (or after eviction). On a
+   * durable host, pass `context.durable` on as the agent's `durable` option:
+   * `create: (threadId, { durable }) => new ReActAgent({ ..., durable })`.
+   */
+  readonly create: (threadId: string, context: AgentHostCreateContext) => AgentBase;
   /**
    * Where each thread's state lives (key = thread id): loaded when its agent is created,
    * saved after each call. Without one, a thread's state is kept in this process only when
@@ -25,10 +38,12 @@ export interface AgentHostOptions {
   /** How many threads keep a live agent; beyond it the least recently used idle one is evicted. Default 1000. */
   readonly maxLive?: number;
   /**
-   * The agents are durable (`create(threadId)` gives each `durable: { session, key: threadId }`):
-   * a thread's agent is loaded with `recover()`, which first finishes a call a stopped
-   * process left unfinished there, and its own checkpoints store it, so the host saves
-   * nothing itself and evicts without saving. Default `false`.
+   * The agents are durable: `create(threadId, { durable })` receives `durable: { session,
+   * key: threadId }` to give its agent (an agent that is not durable fails the thread's
+   * first use with an error naming `create`). A thread's agent is loaded with `recover()`,
+   * which first finishes a call a stopped process left unfinished there, and its own
+   * checkpoints store it, so the host saves nothing itself and evicts without saving.
+   * Needs `session` (an error at construction without one). Default `false`.
    */
   readonly durable?: boolean;
 }
@@ -55,7 +70,7 @@ const DEFAULT_MAX_LIVE = 1000;
  * ```
  */
 export class AgentHost {
-  readonly #create: (threadId: string) => AgentBase;
+  readonly #create: (threadId: string, context: AgentHostCreateContext) => AgentBase;
   readonly #session: Session | undefined;
   readonly #maxLive: number;
   readonly #durable: boolean;
@@ -77,6 +92,11 @@ export class AgentHost {
     if (!Number.isInteger(maxLive) || maxLive < 1) {
       throw new InvalidArgumentError(
         `AgentHost: options.maxLive must be a positive integer (got ${String(maxLive)}).`,
+      );
+    }
+    if (options.durable === true && options.session === undefined) {
+      throw new InvalidArgumentError(
+        'AgentHost: durable: true needs a session (where the agents keep their checkpoints), e.g. new AgentHost({ create, session: new JsonFileSession(dir), durable: true }).',
       );
     }
     this.#create = options.create;
@@ -219,6 +239,7 @@ export class AgentHost {
    */
   attach(threadId: string): Observable<AgentEvent> {
     return defer(() => {
+      checkThreadId(threadId, 'attach()');
       const run = this.#threads.get(threadId)?.run;
       return run?.kind === 'call' ? run.follow() : EMPTY;
     });
@@ -243,13 +264,20 @@ export class AgentHost {
   /**
    * Evicts thread `threadId` now (saved first when it changed since its last save), so its
    * next use loads it again: for a process that shares the session with others which may
-   * have advanced the thread since. Resolves at once when the thread is not live; rejects
-   * with `AgentBusyError` while a call runs or waits on it.
+   * have advanced the thread since. With `{ save: false }` its agent is dropped unsaved: for
+   * a process that learned its copy is stale (a worker that lost its hold on a run), whose
+   * save would overwrite what another process stored since. Resolves at once when the
+   * thread is not live; rejects with `AgentBusyError` while a call runs or waits on it.
    */
-  async evict(threadId: string): Promise<void> {
+  async evict(threadId: string, options: { readonly save?: boolean } = {}): Promise<void> {
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
     if (thread.busy) throw new AgentBusyError(thread.agent?.name ?? threadId);
+    if (options.save === false) {
+      this.#threads.delete(threadId);
+      this.#parked.delete(threadId);
+      return;
+    }
     await this.#evict(thread);
   }
 
@@ -267,11 +295,7 @@ export class AgentHost {
 
   /** The live thread `threadId` (made now when it has none), marked most recently used. */
   #thread(threadId: string, method: string): HostThread {
-    if (typeof threadId !== 'string' || threadId === '') {
-      throw new InvalidArgumentError(
-        `AgentHost.${method}: the thread id must be a non-empty string (got ${JSON.stringify(threadId)}).`,
-      );
-    }
+    checkThreadId(threadId, method);
     let thread = this.#threads.get(threadId);
     if (thread) this.#threads.delete(threadId);
     else thread = new HostThread(threadId, (id) => this.#load(id));
@@ -279,9 +303,25 @@ export class AgentHost {
     return thread;
   }
 
+  /**
+   * A new agent for thread `threadId` from `create`; on a durable host, one that is durable
+   * (else an `InvalidArgumentError` naming `create`).
+   */
+  #made(threadId: string): AgentBase {
+    if (!this.#durable) return this.#create(threadId, {});
+    const session = this.#session as Session;
+    const agent = this.#create(threadId, { durable: { session, key: threadId } });
+    if (agent?.isDurable !== true) {
+      throw new InvalidArgumentError(
+        `AgentHost: create(${JSON.stringify(threadId)}) returned an agent that is not durable, but the host is (durable: true): pass its second argument's durable on, e.g. create: (threadId, { durable }) => new ReActAgent({ ..., durable }).`,
+      );
+    }
+    return agent;
+  }
+
   async #load(threadId: string): Promise<AgentBase> {
     await this.#evicting.get(threadId);
-    const agent = this.#create(threadId);
+    const agent = this.#made(threadId);
     if (this.#durable) {
       // The checkpoint is the state; a call a stopped process left unfinished ends first.
       await lastValueFrom(agent.recover(), { defaultValue: undefined });
@@ -412,7 +452,14 @@ export class AgentHost {
         this.#evictOverflow();
       };
       // Another process may have advanced the thread: load it afresh.
-      const agent = this.#create(thread.threadId);
+      let agent: AgentBase;
+      try {
+        agent = this.#made(thread.threadId);
+      } catch (error) {
+        end();
+        subscriber.error(error);
+        return;
+      }
       thread.replace(agent);
       const inner = agent.recover({ inputId }).subscribe({
         next: (msg) => {
@@ -516,4 +563,13 @@ export class AgentHost {
 function callMsgs(input: CallInput | undefined): Msg[] {
   if (typeof input === 'string') return [userMsg(input)];
   return normalizeInput(input, 'AgentHost.call()');
+}
+
+/** Throws `InvalidArgumentError` unless `threadId` is a non-empty string. */
+function checkThreadId(threadId: unknown, method: string): void {
+  if (typeof threadId !== 'string' || threadId === '') {
+    throw new InvalidArgumentError(
+      `AgentHost.${method}: the thread id must be a non-empty string (got ${JSON.stringify(threadId)}).`,
+    );
+  }
 }

@@ -4,6 +4,7 @@
 // wait, after loading the checkpoint, until a second process has loaded it too.
 import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   JsonFileSession,
   type JsonObject,
@@ -16,8 +17,6 @@ import {
   type VersionedState,
 } from '@rxagent/core';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
-import { RedisSession } from '@rxagent/redis';
-import { SqliteSession } from '@rxagent/sqlite';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 
@@ -82,11 +81,13 @@ const lookup = tool({
   },
 });
 
-const store = env('SQLITE_PATH')
-  ? new SqliteSession({ path: env('SQLITE_PATH') })
-  : env('REDIS_URL')
-    ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
-    : new JsonFileSession(env('SESSION_DIR'));
+// Another store (Redis, from its package's tests) comes as a module: see `WorldStore`.
+const store: VersionedSession & { close?: () => Promise<void> } = env('STORE_MODULE')
+  ? (await import(pathToFileURL(env('STORE_MODULE')).href)).openSession(
+      env('STORE_OPTIONS'),
+      env('STORE_PREFIX'),
+    )
+  : new JsonFileSession(env('SESSION_DIR'));
 const session = new ChildSession(store);
 const agent = new ReActAgent({
   name: 'shop',
@@ -129,5 +130,5 @@ try {
   if (error instanceof SessionConflictError) print('conflict');
   else throw error;
 } finally {
-  if (store instanceof RedisSession || store instanceof SqliteSession) await store.close();
+  await store.close?.();
 }

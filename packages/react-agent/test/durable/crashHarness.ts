@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type ChatMessage,
   type ChatRequest,
@@ -21,8 +21,6 @@ import {
   type StrictOpenAIServer,
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
-import { RedisSession } from '@rxagent/redis';
-import { SqliteSession } from '@rxagent/sqlite';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -33,14 +31,27 @@ export interface ChildRun {
   readonly lines: readonly string[];
 }
 
+/**
+ * A session store other than the default files, given as a module (so this harness needs
+ * no dependency on the package that has it): `module` is the absolute path of a module
+ * exporting `openSession(options: string, prefix: string)`, which returns a
+ * `VersionedSession` (with `close()` when it holds connections); `options` is passed as is
+ * (a Redis URL, say). The children open theirs the same way.
+ */
+export interface WorldStore {
+  readonly module: string;
+  readonly options: string;
+}
+
+/** A session a `WorldStore` opens. */
+type WorldSession = VersionedSession & { close?: () => Promise<void> };
+
 /** A durable conversation run across processes: a strict server, a session dir, a ledger. */
 export interface CrashWorld {
   readonly server: StrictOpenAIServer;
   readonly dir: string;
   readonly ledger: string;
-  readonly redisUrl: string | undefined;
-  /** The SQLite file the children share, when the world runs on SQLite. */
-  readonly sqlitePath: string | undefined;
+  readonly store: WorldStore | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
   close(): Promise<void>;
@@ -89,53 +100,41 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** The session the children of a world use: files in its directory, a Redis prefix or SQLite. */
-function worldSession(
-  world: Pick<CrashWorld, 'dir' | 'redisUrl' | 'sqlitePath'>,
-): VersionedSession {
-  const { dir, redisUrl, sqlitePath } = world;
-  if (sqlitePath) return new SqliteSession({ path: sqlitePath });
-  return redisUrl
-    ? new RedisSession({ url: redisUrl, prefix: `${basename(dir)}:` })
-    : new JsonFileSession(join(dir, 'sessions'));
-}
-
-async function closeSession(session: VersionedSession): Promise<void> {
-  if (session instanceof RedisSession || session instanceof SqliteSession) await session.close();
+/** The session the children of a world use: files in its directory, or its store's (prefixed). */
+async function worldSession(dir: string, store: WorldStore | undefined): Promise<WorldSession> {
+  if (store === undefined) return new JsonFileSession(join(dir, 'sessions'));
+  const module = (await import(pathToFileURL(store.module).href)) as {
+    openSession(options: string, prefix: string): WorldSession;
+  };
+  return module.openSession(store.options, basename(dir));
 }
 
 /** The checkpoint the world's session holds under the run's key (its segments joined). */
 export async function savedRun(world: CrashWorld): Promise<Checkpoint | undefined> {
-  const session = worldSession(world);
+  const session = await worldSession(world.dir, world.store);
   try {
     return await loadCheckpoint(session, 'run');
   } finally {
-    await closeSession(session);
+    await session.close?.();
   }
 }
 
 /** The keys of the world's session holding an unfinished call. */
 export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
-  const session = worldSession(world);
+  const session = await worldSession(world.dir, world.store);
   try {
     return await unfinishedRuns(session);
   } finally {
-    await closeSession(session);
+    await session.close?.();
   }
 }
 
-/** A world of `turns` user turns on JSON files, or on Redis (`redisUrl`), or on a SQLite file (`sqlite`). */
-export async function crashWorld(
-  turns: number,
-  redisUrl?: string,
-  options: { readonly sqlite?: boolean } = {},
-): Promise<CrashWorld> {
+export async function crashWorld(turns: number, store?: WorldStore): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
   const dir = await mkdtemp(join(tmpdir(), 'rxagent-durable-'));
   const ledger = join(dir, 'ledger.txt');
-  const sqlitePath = options.sqlite ? join(dir, 'sessions.db') : undefined;
   const run = (options: { killAt?: string; raceDir?: string } = {}): Promise<ChildRun> => {
     const child = spawn(
       process.execPath,
@@ -151,9 +150,9 @@ export async function crashWorld(
           TURNS: String(turns),
           KILL_AT: options.killAt ?? '',
           RACE_DIR: options.raceDir ?? '',
-          REDIS_URL: redisUrl ?? '',
-          REDIS_PREFIX: basename(dir),
-          SQLITE_PATH: sqlitePath ?? '',
+          STORE_MODULE: store?.module ?? '',
+          STORE_OPTIONS: store?.options ?? '',
+          STORE_PREFIX: basename(dir),
         },
       },
     );
@@ -178,8 +177,7 @@ export async function crashWorld(
     server,
     dir,
     ledger,
-    redisUrl,
-    sqlitePath,
+    store,
     run,
     async close() {
       await server.close();

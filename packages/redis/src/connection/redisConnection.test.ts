@@ -83,4 +83,33 @@ describeRedis('RedisConnection (through the public classes)', () => {
     await expect(session.load('k')).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(session.load('k')).rejects.toThrow(/after close\(\)/);
   });
+
+  it('fails each command within commandTimeoutMs while Redis stalls (SIGSTOP), connecting or connected, and closes without waiting for it', async () => {
+    const stalled = await startRedisServer();
+    const session = new RedisSession({ url: stalled.url, commandTimeoutMs: 1_000 });
+    const fresh = new RedisSession({ url: stalled.url, commandTimeoutMs: 1_000 });
+    await session.save('k', { a: 1 });
+    process.kill(stalled.pid, 'SIGSTOP');
+    try {
+      const operations = [
+        () => session.load('k'),
+        () => session.save('k', { a: 2 }),
+        () => session.loadVersioned('k'),
+        () => fresh.load('k'),
+        () => fresh.load('k'),
+      ];
+      for (const operation of operations) {
+        const started = performance.now();
+        await expect(operation()).rejects.toThrow(/did not answer within 1000 ms/);
+        // The bound, plus scheduling slack on a busy machine; never twice the bound.
+        expect(performance.now() - started).toBeLessThan(1_700);
+      }
+      const started = performance.now();
+      await Promise.all([session.close(), fresh.close()]);
+      expect(performance.now() - started).toBeLessThan(1_700);
+    } finally {
+      process.kill(stalled.pid, 'SIGCONT');
+      await stalled.stop();
+    }
+  });
 });

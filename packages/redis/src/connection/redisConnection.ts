@@ -80,15 +80,16 @@ export class RedisConnection {
   /**
    * Sends one command. Rejects with `StoreUnavailableError` when Redis cannot be reached or
    * does not answer within `timeoutMs` (plus `extraMs`, for blocking commands), and with
-   * Redis's own error for a command Redis refused.
+   * Redis's own error for a command Redis refused. The bound covers connecting and the
+   * answer together: node-redis's own `timeout` stops counting once a command is written,
+   * so a stalled server (alive, not answering) would otherwise keep it waiting forever.
    */
   async command<T>(args: readonly RedisArgument[], what: string, extraMs = 0): Promise<T> {
-    await this.#connect(what);
-    try {
-      return await this.#client.sendCommand<T>(args, { timeout: this.timeoutMs + extraMs });
-    } catch (error) {
-      throw isServerError(error) ? error : this.unavailable(what, error);
-    }
+    const limit = this.timeoutMs + extraMs;
+    return this.#within(what, limit, async () => {
+      await this.#connect(what);
+      return this.#client.sendCommand<T>(args, { timeout: limit });
+    });
   }
 
   /**
@@ -96,13 +97,20 @@ export class RedisConnection {
    * commands, such as SUBSCRIBE); rejects with `StoreUnavailableError` when it takes longer.
    */
   async bounded<T>(what: string, task: (client: RedisClient) => Promise<T>): Promise<T> {
-    await this.#connect(what);
+    return this.#within(what, this.timeoutMs, async () => {
+      await this.#connect(what);
+      return task(this.#client);
+    });
+  }
+
+  /** `task`, failed with `StoreUnavailableError` when it has not settled after `limitMs`. */
+  async #within<T>(what: string, limitMs: number, task: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.unavailable(what, undefined)), this.timeoutMs);
+      timer = setTimeout(() => reject(this.unavailable(what, undefined, limitMs)), limitMs);
     });
     try {
-      return await Promise.race([task(this.#client), timedOut]);
+      return await Promise.race([task(), timedOut]);
     } catch (error) {
       throw error instanceof StoreUnavailableError || isServerError(error)
         ? error
@@ -113,10 +121,10 @@ export class RedisConnection {
   }
 
   /** A `StoreUnavailableError` for `what`, with `cause` the client's own error. */
-  unavailable(what: string, cause: unknown): StoreUnavailableError {
+  unavailable(what: string, cause: unknown, waitedMs = this.timeoutMs): StoreUnavailableError {
     const reason = describe(cause ?? this.#lastError);
     return new StoreUnavailableError(
-      `${this.#label}: ${what} failed: Redis is not reachable or did not answer within ${this.timeoutMs} ms (${reason}). It is retried with backoff; check that Redis is running.`,
+      `${this.#label}: ${what} failed: Redis is not reachable or did not answer within ${waitedMs} ms (${reason}). It is retried with backoff; check that Redis is running.`,
       'redis',
       { cause: cause ?? this.#lastError },
     );
@@ -151,9 +159,37 @@ export class RedisConnection {
       clearTimeout(timer);
     }
     if (!this.#client.isOpen) return;
-    if (polite && this.#client.isReady)
-      await this.#client.close().catch(() => this.#client.destroy());
+    if (polite && this.#client.isReady) await this.#closePolitely();
     else this.#client.destroy();
+  }
+
+  /**
+   * Closes after the commands in flight were answered when the server answers a PING within
+   * the bounded wait; drops the connection when it does not (a stalled server would never
+   * answer them, and node-redis cannot drop a connection it has begun to close).
+   */
+  async #closePolitely(): Promise<void> {
+    const client = this.#client;
+    const answers = await this.#within('closing', this.timeoutMs, () =>
+      client.sendCommand(['PING']),
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (!answers || !client.isOpen) {
+      if (client.isOpen) client.destroy();
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        // Stalled after the PING: let the process exit instead of waiting for the server.
+        client.unref();
+        resolve();
+      }, this.timeoutMs);
+    });
+    await Promise.race([client.close().catch(ignore), late]);
+    clearTimeout(timer);
   }
 
   async #connect(what: string): Promise<void> {

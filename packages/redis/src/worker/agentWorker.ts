@@ -11,66 +11,20 @@ import {
   userMsg,
 } from '@rxagent/core';
 import { ErrorReply } from 'redis';
-import { lastValueFrom, type Subscription } from 'rxjs';
 import { backoffDelay } from '../connection/backoff.js';
-import { RedisConnection, type RedisConnectionOptions } from '../connection/redisConnection.js';
+import { RedisConnection } from '../connection/redisConnection.js';
 import { entriesOfRange, entriesOfStreams, streamItems } from '../streamReply.js';
+import {
+  AGENT_WORKER_OPTION_KEYS,
+  type AgentWorkerOptions,
+  positive,
+} from './agentWorkerOptions.js';
 import { parseRunRequest, type RunRequest } from './runRequest.js';
 import { ThreadLeases } from './threadLeases.js';
 import { type WireControl, wireError } from './wireEvent.js';
+import { type FlightEnd, WorkerFlight } from './workerFlight.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
-
-/** Options of `new AgentWorker()`. */
-export interface AgentWorkerOptions extends RedisConnectionOptions {
-  /** The request stream this worker serves (the name every `RemoteAgent` of it uses). */
-  readonly queue: string;
-  /**
-   * Runs the calls: one agent per thread. Its session must be shared by every worker of the
-   * queue (a `RedisSession`), since a thread's next call may run on another worker.
-   */
-  readonly host: AgentHost;
-  /** Calls this worker runs at once (default 16). */
-  readonly concurrency?: number;
-  /**
-   * How long a run's worker may go silent before another worker claims the run, in ms
-   * (default 30 000). A live worker renews its claim every third of it.
-   */
-  readonly claimAfterMs?: number;
-  /** This worker's consumer name in the group (default: host name, pid and a random suffix). */
-  readonly consumer?: string;
-  /** Events kept per run stream (trimmed beyond, approximately; default 10 000). */
-  readonly maxRunEvents?: number;
-  /** How long a finished run's events stay readable, in seconds (default 3600). */
-  readonly runTtlSeconds?: number;
-}
-
-const OPTION_KEYS = [
-  'url',
-  'client',
-  'commandTimeoutMs',
-  'queue',
-  'host',
-  'concurrency',
-  'claimAfterMs',
-  'consumer',
-  'maxRunEvents',
-  'runTtlSeconds',
-];
-
-/** One run in flight on this worker (waiting for its thread, or running). */
-interface Flight {
-  readonly request: RunRequest;
-  seq: number;
-  /** Whether this worker holds the run's thread. */
-  holding: boolean;
-  /** The run's subscription on the host, once it runs. */
-  running: Subscription | undefined;
-  /** Resolves when the run has ended here (finished, failed or given up). */
-  done: Promise<void>;
-  /** Set when the run must stop here (lease lost, or stop() gave up). */
-  abandoned: boolean;
-}
 
 /**
  * Serves a queue of agent calls from Redis: reads run requests through the queue stream's
@@ -78,8 +32,11 @@ interface Flight {
  * every worker of the queue, in the order they were submitted), publishes every event of a
  * run to the run's own stream (each with a strictly increasing `seq`), and acknowledges the
  * request together with the run's last event. A run whose worker went silent for
- * `claimAfterMs` is claimed by another worker (XAUTOCLAIM) and run there; `stop()` takes no
- * new runs and resolves once the running ones finished.
+ * `claimAfterMs` is claimed by another worker and run there (after `maxDeliveries`
+ * deliveries it is dead-lettered instead). A worker that loses its hold on a run (Redis
+ * unreachable for `claimAfterMs`, or another worker claimed it) stops it at once and leaves
+ * it to the claimer. `stop()` takes no new runs and resolves once the running ones finished
+ * or were given up: within `claimAfterMs` + `commandTimeoutMs` while Redis is unreachable.
  *
  * @example
  * ```ts
@@ -98,7 +55,7 @@ export class AgentWorker {
   readonly #concurrency: number;
   readonly #claimAfterMs: number;
   readonly #leases: ThreadLeases;
-  readonly #flights = new Map<string, Flight>();
+  readonly #flights = new Map<string, WorkerFlight>();
   /** The last position this worker finished per thread: its cached agent is current then. */
   readonly #lastPosition = new Map<string, number>();
   #reader: RedisConnection | undefined;
@@ -107,10 +64,13 @@ export class AgentWorker {
   #claimTimer: NodeJS.Timeout | undefined;
   #loop: Promise<void> | undefined;
   #stopping = false;
+  #renewing = false;
+  #claiming = false;
   #wakeSlot: (() => void) | undefined;
+  #stopped: Promise<void> = Promise.resolve();
 
   constructor(options: AgentWorkerOptions) {
-    checkOptions(options, OPTION_KEYS, 'AgentWorker');
+    checkOptions(options, AGENT_WORKER_OPTION_KEYS, 'AgentWorker');
     if (typeof options?.queue !== 'string' || options.queue === '') {
       throw new InvalidArgumentError('AgentWorker: options.queue must be a non-empty string.');
     }
@@ -121,6 +81,7 @@ export class AgentWorker {
     this.#claimAfterMs = positive('claimAfterMs', options.claimAfterMs ?? 30_000);
     const maxRunEvents = positive('maxRunEvents', options.maxRunEvents ?? 10_000);
     const runTtlSeconds = positive('runTtlSeconds', options.runTtlSeconds ?? 3_600);
+    const maxDeliveries = positive('maxDeliveries', options.maxDeliveries ?? 5);
     this.#keys = new WorkerKeys(options.queue);
     this.#host = options.host;
     this.consumer =
@@ -131,6 +92,7 @@ export class AgentWorker {
       keys: this.#keys,
       consumer: this.consumer,
       claimAfterMs: this.#claimAfterMs,
+      maxDeliveries,
       maxRunEvents,
       runTtlSeconds,
     });
@@ -166,22 +128,32 @@ export class AgentWorker {
 
   /**
    * Takes no new runs, lets the running ones finish, then closes this worker's connections.
-   * Idempotent; resolves once every run it held has ended.
+   * A run whose hold this worker loses meanwhile (Redis unreachable for `claimAfterMs`) is
+   * given up, so while Redis is down this resolves within `claimAfterMs` +
+   * `commandTimeoutMs`. Idempotent; resolves once every run it held has ended or was given up.
    */
   async stop(): Promise<void> {
-    if (this.#stopping) return this.#loop?.then(() => undefined);
+    if (this.#stopping) return this.#stopped;
     this.#stopping = true;
+    this.#stopped = this.#shutdown();
+    return this.#stopped;
+  }
+
+  async #shutdown(): Promise<void> {
     this.#wakeSlot?.();
+    // Runs still waiting for their thread go back to the queue now, for another worker.
     for (const flight of this.#flights.values()) {
-      if (!flight.holding) flight.abandoned = true;
+      if (flight.holding) continue;
+      flight.abandoned = true;
+      const { entryId, fields } = flight.request;
+      void this.#handOver(entryId, fields).then(() => flight.end());
     }
     clearInterval(this.#claimTimer);
     await this.#reader?.destroy();
     await this.#loop?.catch(() => {});
-    await Promise.all([...this.#flights.values()].map((flight) => flight.done));
+    await Promise.all([...this.#flights.values()].map((flight) => flight.released));
     clearInterval(this.#renewTimer);
-    await this.#subscriber?.close();
-    await this.#redis.close();
+    await Promise.all([this.#subscriber?.close(), this.#redis.close()]);
   }
 
   /** Creates the queue's stream and consumer group, unless they exist. */
@@ -236,28 +208,21 @@ export class AgentWorker {
     }
   }
 
-  /** Claims runs whose worker went silent for `claimAfterMs`. */
+  /**
+   * Claims runs whose worker went silent for `claimAfterMs` (one tick at a time), and
+   * dead-letters those delivered `maxDeliveries` times.
+   */
   async #claim(): Promise<void> {
     const free = this.#concurrency - this.#flights.size;
-    if (this.#stopping || free <= 0) return;
+    if (this.#stopping || this.#claiming || free <= 0) return;
+    this.#claiming = true;
     try {
-      const reply = await this.#redis.command<unknown[]>(
-        [
-          'XAUTOCLAIM',
-          this.#keys.queue,
-          WorkerKeys.GROUP,
-          this.consumer,
-          String(this.#claimAfterMs),
-          '0-0',
-          'COUNT',
-          String(free),
-        ],
-        'claiming silent runs',
-      );
-      for (const item of streamItems(entriesOfRange(reply?.[1])))
-        this.#take(item.id, item.fields, true);
+      const reply = await this.#leases.claim(free);
+      for (const item of streamItems(entriesOfRange(reply))) this.#take(item.id, item.fields, true);
     } catch {
       // Redis is down: the next tick tries again.
+    } finally {
+      this.#claiming = false;
     }
   }
 
@@ -275,58 +240,70 @@ export class AgentWorker {
       void this.#drop(id);
       return;
     }
-    const flight: Flight = {
-      request,
-      seq: 0,
-      holding: false,
-      running: undefined,
-      done: Promise.resolve(),
-      abandoned: false,
-    };
+    const flight = new WorkerFlight(request, this.#claimAfterMs);
     this.#flights.set(id, flight);
-    flight.done = this.#handle(flight, claimed)
+    void this.#handle(flight, claimed)
       .catch(() => {})
       .finally(() => {
-        this.#flights.delete(id);
+        flight.end();
+        if (this.#flights.get(id) === flight) this.#flights.delete(id);
         this.#wakeSlot?.();
         this.#wakeSlot = undefined;
       });
+    // A run given up here leaves its slot at once: another worker, or this one, may claim it.
+    void flight.released.then(() => {
+      if (this.#flights.get(id) === flight && flight.abandoned && flight.holding) {
+        this.#flights.delete(id);
+        this.#wakeSlot?.();
+        this.#wakeSlot = undefined;
+      }
+    });
   }
 
-  async #handle(flight: Flight, claimed: boolean): Promise<void> {
+  async #handle(flight: WorkerFlight, claimed: boolean): Promise<void> {
     const { request } = flight;
     const acquired = await this.#acquire(flight);
     if (acquired === 'finished') {
       await this.#drop(request.entryId);
       return;
     }
-    if (acquired === 'abandoned') {
-      if (this.#stopping) await this.#handOver(request.entryId, request.fields);
-      return;
-    }
+    // Given up while waiting: stop() handed it over, or another worker claimed it.
+    if (acquired === 'abandoned') return;
     flight.holding = true;
     flight.seq = claimed ? await this.#leases.nextSeq(request.runId) : 0;
+    // Another worker advanced the thread since this one last ran it: its copy is stale, and
+    // the session holds what the others stored. Drop the copy unsaved (a save would
+    // overwrite their turns) and load the thread afresh.
     if (this.#lastPosition.get(request.threadId) !== request.position - 1) {
-      await this.#host.evict(request.threadId).catch(() => {});
+      await this.#host.evict(request.threadId, { save: false }).catch(() => {});
     }
     const last =
       request.kind === 'observe'
         ? await this.#observe(request)
-        : ((claimed ? await this.#recover(request) : undefined) ?? (await this.#call(flight)));
-    if (last === undefined || flight.abandoned) return;
+        : ((claimed ? await this.#recover(flight) : undefined) ?? (await this.#call(flight)));
+    if (flight.abandoned) {
+      // This worker's copy of the thread is stale now: drop it unsaved, so it never
+      // overwrites what the claimer stores, and load the thread afresh next time.
+      this.#lastPosition.delete(request.threadId);
+      await this.#host.evict(request.threadId, { save: false }).catch(() => {});
+      return;
+    }
+    if (last === undefined) return;
     const finished = await this.#leases.finish(request, flight.seq++, last);
     if (finished) this.#lastPosition.set(request.threadId, request.position);
   }
 
   /** Waits until the request's thread is free for its position. */
-  async #acquire(flight: Flight): Promise<'taken' | 'finished' | 'abandoned'> {
+  async #acquire(flight: WorkerFlight): Promise<'taken' | 'finished' | 'abandoned'> {
     const { request } = flight;
     let attempt = 0;
     for (;;) {
       if (flight.abandoned) return 'abandoned';
       try {
+        const sentAt = performance.now();
         const taken = await this.#leases.acquire(request);
-        if (taken !== 'busy') return taken;
+        if (taken === 'taken') flight.held(sentAt);
+        if (taken !== 'busy') return flight.abandoned ? 'abandoned' : taken;
         attempt = Math.min(attempt + 1, 4);
       } catch {
         attempt++;
@@ -336,32 +313,21 @@ export class AgentWorker {
   }
 
   /** Runs a call on the host, publishing its events; resolves with its last event. */
-  #call(flight: Flight): Promise<AgentEvent | WireControl | undefined> {
+  #call(flight: WorkerFlight): Promise<FlightEnd> {
     const { request } = flight;
-    return new Promise((resolve) => {
-      let reply: AgentEvent | undefined;
-      const { maxIters, budget, callContext } = request.options;
-      const options: CallOptions = {
-        ...(typeof maxIters === 'number' && { maxIters }),
-        // Checked by the agent's call (checkBudget), like any call's budget.
-        ...(isJsonObject(budget) && { budget: budget as Budget }),
-        ...(isJsonObject(callContext) && { callContext }),
-      };
-      const publish = (event: AgentEvent): void => {
-        if (flight.abandoned) return;
-        void this.#append(flight, event);
-      };
-      flight.running = this.#host.stream(request.threadId, request.input, options).subscribe({
-        next: (event) => {
-          if (event.type === 'reply') reply = event;
-          else publish(event);
-        },
-        error: (error: unknown) => resolve({ type: 'failed', error: wireError(error) }),
-        complete: () => resolve(reply),
-      });
-      if (flight.abandoned) flight.running.unsubscribe();
-      void this.#checkInterrupt(request);
-    });
+    const { maxIters, budget, callContext } = request.options;
+    const options: CallOptions = {
+      ...(typeof maxIters === 'number' && { maxIters }),
+      // Checked by the agent's call (checkBudget), like any call's budget.
+      ...(isJsonObject(budget) && { budget: budget as Budget }),
+      ...(isJsonObject(callContext) && { callContext }),
+    };
+    const ended = flight.run(
+      this.#host.stream(request.threadId, request.input, options),
+      (event) => void this.#append(flight, event),
+    );
+    void this.#checkInterrupt(request);
+    return ended;
   }
 
   /**
@@ -369,16 +335,13 @@ export class AgentWorker {
    * checkpoint, or the reply the dead worker's call already stored); `undefined` when the
    * host is not durable or the request's call never started (then it runs as a new call).
    */
-  async #recover(request: RunRequest): Promise<AgentEvent | WireControl | undefined> {
+  async #recover(flight: WorkerFlight): Promise<FlightEnd> {
+    const { request } = flight;
     const inputId = request.input[0]?.id;
     if (!this.#host.durable || typeof inputId !== 'string') return undefined;
-    try {
-      return await lastValueFrom(this.#host.recover(request.threadId, inputId), {
-        defaultValue: undefined,
-      });
-    } catch (error) {
-      return { type: 'failed', error: wireError(error) };
-    }
+    const end = await flight.run(this.#host.recover(request.threadId, inputId), () => {});
+    // Abandoned: nothing more happens here (the caller checks `flight.abandoned`).
+    return end;
   }
 
   /** Adds a request's messages to its thread's conversation. */
@@ -392,38 +355,54 @@ export class AgentWorker {
   }
 
   /** Appends one event to the run's stream, fenced by this worker's hold on the thread. */
-  async #append(flight: Flight, event: AgentEvent | WireControl): Promise<void> {
+  async #append(flight: WorkerFlight, event: AgentEvent | WireControl): Promise<void> {
     const { request } = flight;
     try {
       const appended = await this.#leases.append(request, flight.seq++, event);
-      if (!appended) this.#abandon(flight);
+      if (!appended) flight.abandon();
     } catch {
       // Redis is down: the event is lost for followers; the run's reply still goes with its finish.
     }
   }
 
-  /** Renews every held thread and keeps every in-flight request from looking silent, all at once. */
+  /**
+   * Renews every held thread and keeps every in-flight request from looking silent, all at
+   * once (one tick at a time: while Redis stalls, ticks do not pile up).
+   */
   async #renewAll(): Promise<void> {
-    await Promise.all([...this.#flights.values()].map((flight) => this.#renew(flight)));
-  }
-
-  async #renew(flight: Flight): Promise<void> {
-    const { request } = flight;
+    if (this.#renewing) return;
+    this.#renewing = true;
     try {
-      await this.#leases.touch(request);
-      if (!flight.holding) return;
-      const renewed = await this.#leases.renew(request);
-      if (!renewed) this.#abandon(flight);
-      else void this.#append(flight, { type: 'heartbeat' });
-    } catch {
-      // Redis is down: try again on the next beat.
+      await Promise.all([...this.#flights.values()].map((flight) => this.#renew(flight)));
+    } finally {
+      this.#renewing = false;
     }
   }
 
-  /** Gives up a run another worker took over: stops it here and publishes nothing more. */
-  #abandon(flight: Flight): void {
-    flight.abandoned = true;
-    flight.running?.unsubscribe();
+  /**
+   * Renews one flight's hold: the request stays this worker's and, when it runs, its thread
+   * too. A flight whose request or thread another worker took is given up at once.
+   */
+  async #renew(flight: WorkerFlight): Promise<void> {
+    if (flight.abandoned) return;
+    const { request } = flight;
+    try {
+      const sentAt = performance.now();
+      const mine = await this.#leases.touch(request);
+      if (!mine) {
+        flight.abandon();
+        return;
+      }
+      if (!flight.holding) return;
+      const renewed = await this.#leases.renew(request);
+      if (!renewed) flight.abandon();
+      else {
+        flight.held(sentAt);
+        void this.#append(flight, { type: 'heartbeat' });
+      }
+    } catch {
+      // Redis is down: try again on the next beat (the hold runs out after claimAfterMs).
+    }
   }
 
   /** An interrupt announced on the queue's channel: `{ runId, message? }`. */
@@ -481,15 +460,6 @@ function interruptMessage(message: unknown): Msg | undefined {
     return message as Msg;
   }
   return undefined;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(
-      `AgentWorker: options.${name} must be a positive integer (got ${String(value)}).`,
-    );
-  }
-  return value;
 }
 
 function delay(ms: number): Promise<void> {

@@ -3,7 +3,10 @@ import type { WireError } from './wireEvent.js';
 
 /**
  * A `RemoteAgent`'s run failed on its worker: `remote` is the worker's error (name, message
- * and code, as they crossed processes), quoted in the message.
+ * and code, as they crossed processes), quoted in the message. A run given up after
+ * `maxDeliveries` deliveries (every worker that took it stopped before finishing it) has
+ * `remote.name` `'DeliveryLimitError'` and `remote.deliveries` the count; its request is
+ * kept in the dead-letter stream `<queue>:dead`.
  */
 export class RemoteRunError extends AgentError {
   override readonly name = 'RemoteRunError';

@@ -13,6 +13,8 @@ export interface ThreadLeaseOptions {
   /** The worker's consumer name: the holder of its threads, and the fence of its writes. */
   readonly consumer: string;
   readonly claimAfterMs: number;
+  /** Deliveries of a request after which a claim dead-letters it instead. */
+  readonly maxDeliveries: number;
   readonly maxRunEvents: number;
   readonly runTtlSeconds: number;
 }
@@ -32,6 +34,7 @@ export class ThreadLeases {
   readonly #keys: WorkerKeys;
   readonly #consumer: string;
   readonly #claimAfterMs: number;
+  readonly #maxDeliveries: number;
   readonly #maxRunEvents: number;
   readonly #runTtlSeconds: number;
 
@@ -40,6 +43,7 @@ export class ThreadLeases {
     this.#keys = options.keys;
     this.#consumer = options.consumer;
     this.#claimAfterMs = options.claimAfterMs;
+    this.#maxDeliveries = options.maxDeliveries;
     this.#maxRunEvents = options.maxRunEvents;
     this.#runTtlSeconds = options.runTtlSeconds;
   }
@@ -57,6 +61,7 @@ export class ThreadLeases {
         this.#keys.threadDone(threadId),
         this.#keys.threadLock(threadId),
         this.#keys.threadRun(threadId),
+        this.#keys.threadDead(threadId),
       ],
       [String(request.position), this.#consumer, String(this.#claimAfterMs), request.runId],
       'taking a thread',
@@ -122,19 +127,39 @@ export class ThreadLeases {
     return Number.isInteger(seq) ? seq + 1 : 0;
   }
 
-  /** Keeps the request from looking silent to other workers' claims. */
-  async touch(request: RunRequest): Promise<void> {
-    await this.#redis.command(
+  /**
+   * Keeps the request from looking silent to other workers' claims (no delivery counted);
+   * `false` when it is no longer this worker's (another worker claimed it, or it ended).
+   */
+  async touch(request: RunRequest): Promise<boolean> {
+    const touched = await workerScripts.touch.run<number>(
+      this.#redis,
+      [this.#keys.queue],
+      [WorkerKeys.GROUP, this.#consumer, request.entryId],
+      'renewing a run',
+    );
+    return touched === 1;
+  }
+
+  /**
+   * Claims up to `count` requests whose worker went silent for `claimAfterMs`, each one more
+   * delivery; a request already delivered `maxDeliveries` times is dead-lettered instead
+   * (see the CLAIM script). Resolves with the claimed entries.
+   */
+  async claim(count: number): Promise<unknown> {
+    return workerScripts.claim.run<unknown>(
+      this.#redis,
+      [this.#keys.queue, this.#keys.dead],
       [
-        'XCLAIM',
-        this.#keys.queue,
         WorkerKeys.GROUP,
         this.#consumer,
-        '0',
-        request.entryId,
-        'JUSTID',
+        String(this.#claimAfterMs),
+        String(count),
+        String(this.#maxDeliveries),
+        String(this.#runTtlSeconds),
+        String(this.#maxRunEvents),
       ],
-      'renewing a run',
+      'claiming silent runs',
     );
   }
 

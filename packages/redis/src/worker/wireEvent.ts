@@ -11,6 +11,11 @@ export interface WireError {
   readonly name: string;
   readonly message: string;
   readonly code?: string;
+  /**
+   * For a run given up after `maxDeliveries` (`name` `'DeliveryLimitError'`): how many
+   * times its request was delivered.
+   */
+  readonly deliveries?: number;
 }
 
 /** An error as JSON: name, message and (an AgentError's) code. */

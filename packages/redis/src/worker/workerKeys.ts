@@ -42,4 +42,14 @@ export class WorkerKeys {
   threadRun(threadId: string): string {
     return `${this.queue}:thread:${threadId}:run`;
   }
+
+  /** Positions of a thread whose runs were dead-lettered: skipped once every one before them finished. */
+  threadDead(threadId: string): string {
+    return `${this.queue}:thread:${threadId}:dead`;
+  }
+
+  /** The dead-letter stream: requests delivered `maxDeliveries` times, with their `deliveries`. */
+  get dead(): string {
+    return `${this.queue}:dead`;
+  }
 }

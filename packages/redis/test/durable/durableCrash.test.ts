@@ -1,5 +1,8 @@
+// A durable ReActAgent on a RedisSession, crashed with the harness of react-agent's durable
+// tests (relative import: react-agent does not depend on this package, so no workspace cycle).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type RedisServer, redisServerAvailable, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +11,11 @@ import {
   crashWorld,
   ledgerCounts,
   unfinishedIn,
-} from './crashHarness.js';
+  type WorldStore,
+} from '../../../react-agent/test/durable/crashHarness.js';
+
+const storeModule = fileURLToPath(new URL('./redisStore.ts', import.meta.url));
+const store = (): WorldStore => ({ module: storeModule, options: redis!.url });
 
 const available = redisServerAvailable();
 let redis: RedisServer | undefined;
@@ -29,7 +36,7 @@ describe.runIf(available)(
   () => {
     for (const killAt of ['chunk:3', 'tool:2', 'result:1', 'save:4']) {
       it(`recovers in a fresh process (killed at ${killAt})`, async () => {
-        world = await crashWorld(2, redis!.url);
+        world = await crashWorld(2, store());
         expect((await world.run({ killAt })).killed).toBe(true);
         expect(await unfinishedIn(world)).toEqual(['run']);
         const recovered = await world.run();
@@ -42,7 +49,7 @@ describe.runIf(available)(
     }
 
     it('lets one of two processes recovering one key proceed; the other conflicts before any side effect', async () => {
-      world = await crashWorld(2, redis!.url);
+      world = await crashWorld(2, store());
       expect((await world.run({ killAt: 'result:1' })).killed).toBe(true);
       const requestsBefore = world.server.requests.length;
       const ledgerBefore = sum(await ledgerCounts(world.ledger));

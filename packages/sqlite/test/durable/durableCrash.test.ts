@@ -1,18 +1,31 @@
-import { mkdir } from 'node:fs/promises';
+// A durable ReActAgent on a SqliteSession, crashed with the harness of react-agent's durable
+// tests (relative import: react-agent does not depend on this package, so no workspace cycle).
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CrashWorld,
   conversationProblems,
   crashWorld,
   ledgerCounts,
   unfinishedIn,
-} from './crashHarness.js';
+  type WorldStore,
+} from '../../../react-agent/test/durable/crashHarness.js';
 
+const storeModule = fileURLToPath(new URL('./sqliteStore.ts', import.meta.url));
+let dbDir: string;
+const store = (): WorldStore => ({ module: storeModule, options: dbDir });
 let world: CrashWorld | undefined;
+
+beforeAll(async () => {
+  dbDir = await mkdtemp(join(tmpdir(), 'rxagent-sqlite-crash-'));
+});
 
 afterAll(async () => {
   await world?.close();
+  await rm(dbDir, { recursive: true, force: true });
 });
 
 describe('a durable ReActAgent on a SqliteSession killed with SIGKILL', {
@@ -21,7 +34,7 @@ describe('a durable ReActAgent on a SqliteSession killed with SIGKILL', {
   // Mid-stream, mid-tool, after a tool result, and in the middle of a save.
   for (const killAt of ['chunk:3', 'tool:2', 'result:1', 'save:4', 'save:7']) {
     it(`recovers in a fresh process (killed at ${killAt})`, async () => {
-      world = await crashWorld(2, undefined, { sqlite: true });
+      world = await crashWorld(2, store());
       expect((await world.run({ killAt })).killed).toBe(true);
       expect(await unfinishedIn(world)).toEqual(['run']);
       const recovered = await world.run();
@@ -34,7 +47,7 @@ describe('a durable ReActAgent on a SqliteSession killed with SIGKILL', {
   }
 
   it('lets one of two processes recovering one file proceed; the other conflicts before any side effect', async () => {
-    world = await crashWorld(2, undefined, { sqlite: true });
+    world = await crashWorld(2, store());
     expect((await world.run({ killAt: 'result:1' })).killed).toBe(true);
     const requestsBefore = world.server.requests.length;
     const ledgerBefore = sum(await ledgerCounts(world.ledger));

@@ -83,6 +83,7 @@ export {
   AgentError,
   type AgentErrorCode,
   ApprovalPendingError,
+  CallAbortedError,
   CassetteMismatchError,
   ContextWindowError,
   InterruptedError,

@@ -5,6 +5,7 @@ import { checkDurableOptions, type DurableOptions } from '../durable/durableOpti
 import { DurableRun } from '../durable/durableRun.js';
 import {
   AgentBusyError,
+  CallAbortedError,
   InterruptedError,
   InvalidArgumentError,
   isAbortError,
@@ -133,8 +134,10 @@ export abstract class AgentBase implements Agent {
   /**
    * Runs one call. Cold: nothing happens until subscription, and each subscription is one
    * call that emits exactly one reply Msg and completes, or errors (`AgentBusyError` when
-   * a call is already in flight, or the error that failed the call). Unsubscribing cancels
-   * the call: `CallContext.signal` aborts and the agent is callable again at once.
+   * a call is already in flight, `CallAbortedError` when `options.signal` is aborted before
+   * or while it runs, or the error that failed the call). Unsubscribing cancels the call:
+   * `CallContext.signal` aborts and the agent is callable again at once; a durable call
+   * saves nothing after that, so its checkpoint stays as it was at its last boundary.
    */
   call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
     return this.#run(input, options, undefined);
@@ -441,6 +444,8 @@ export abstract class AgentBase implements Agent {
         // 1. The running guard: a call while another is in flight changes nothing.
         if (this.#active) throw new AgentBusyError(this.name);
         msgs = callInput(this, input, given, this.supportsStructuredOutput);
+        // A call its caller aborted already stores, saves and runs nothing.
+        if (given.signal?.aborted) throw new CallAbortedError(this.name, given.signal.reason);
         // Who is asking stays as it was when the call started, whatever the caller does.
         options =
           given.callContext === undefined

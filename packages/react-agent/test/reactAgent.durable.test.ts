@@ -80,7 +80,7 @@ const SCRIPT: ScriptedReply[] = [
 ];
 
 describe('a durable ReActAgent', () => {
-  it('saves once per boundary: the start, each step, before each tool, each result but the batch's last (the step's save), and the end', async () => {
+  it('saves once per boundary: the start, each step, before each tool, each result but the last of a batch (saved by its step), and the end', async () => {
     const session = new RecordingSession();
     const { agent } = setup(session, SCRIPT, []);
     await agent.reply('Buy tea.');
@@ -98,7 +98,9 @@ describe('a durable ReActAgent', () => {
       'running:act:l1+c1', // before charge
       'running:act:l1+c1', // lookup's result stored
       'running:reason:', // charge's result stored: the batch is done
-      'finished:final:', // the final reply is stored: the call ended
+      // The final reply is stored and the call ended: one save, the call marked finished with
+      // its reply (its progress stays the last boundary's).
+      'finished:reason:',
     ]);
     expect(await unfinishedRuns(session)).toEqual([]);
   });

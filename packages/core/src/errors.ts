@@ -28,7 +28,8 @@ export type AgentErrorCode =
   | 'A2A_FAILED'
   | 'CASSETTE_MISMATCH'
   | 'APPROVAL_PENDING'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'RUN_UNFINISHED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -175,6 +176,27 @@ export class StateError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The first `call()` of a durable agent in a process found an unfinished call in the
+ * checkpoint under its key (a process stopped during it): the call ran and saved nothing.
+ * `recover()` continues that call (or unsubscribe it and call again to drop it: a call
+ * after a `recover()` starts anew).
+ */
+export class UnfinishedRunError extends AgentError {
+  override readonly name = 'UnfinishedRunError';
+  readonly code = 'RUN_UNFINISHED';
+  constructor(
+    readonly agentName: string,
+    /** The durable key, as given. */
+    readonly key: string,
+    where: string,
+  ) {
+    super(
+      `${agentName}.call(): the checkpoint under ${where} holds an unfinished call; recover() it first (agent.recover()), then call again. Nothing was saved.`,
+    );
   }
 }
 

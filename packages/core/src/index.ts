@@ -100,6 +100,7 @@ export {
   StoreUnavailableError,
   StructuredOutputError,
   ToolError,
+  UnfinishedRunError,
   UnsupportedStructuredOutputError,
 } from './errors.js';
 export { DEFAULT_HOOK_PRIORITY, type Hook, type HookResult } from './hooks/hook.js';

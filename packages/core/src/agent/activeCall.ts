@@ -82,6 +82,11 @@ export class ActiveCall {
     this.#phases.after(save, then, onError);
   }
 
+  /** Whether `recover()` continues this call. */
+  get recovering(): boolean {
+    return this.#recovering;
+  }
+
   /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
   get cancelled(): boolean {
     return this.#cancelled;

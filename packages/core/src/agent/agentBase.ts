@@ -1,8 +1,19 @@
-import { concatMap, defer, EMPTY, from, lastValueFrom, Observable, of, throwError } from 'rxjs';
-import type { CheckpointCall } from '../durable/checkpoint.js';
+import {
+  concatMap,
+  defer,
+  EMPTY,
+  from,
+  lastValueFrom,
+  map,
+  Observable,
+  of,
+  throwError,
+} from 'rxjs';
+import type { Checkpoint, CheckpointCall } from '../durable/checkpoint.js';
 import { Checkpointer } from '../durable/checkpointer.js';
 import { checkDurableOptions, type DurableOptions } from '../durable/durableOptions.js';
 import { DurableRun } from '../durable/durableRun.js';
+import { keyPlace, loadError } from '../durable/keyPlace.js';
 import {
   AgentBusyError,
   CallAbortedError,
@@ -10,6 +21,7 @@ import {
   InvalidArgumentError,
   isAbortError,
   ObserveError,
+  UnfinishedRunError,
 } from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
@@ -118,6 +130,8 @@ export abstract class AgentBase implements Agent {
   #interrupt: InterruptContext | undefined;
   #turns: TurnQueue | undefined; // made by the first queue()
   readonly #checkpointer: Checkpointer | undefined;
+  /** A durable agent that has neither loaded its key nor found it empty (see `#loadFirst`). */
+  #fresh = true;
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
@@ -162,11 +176,12 @@ export abstract class AgentBase implements Agent {
         );
       }
       if (this.#active) throw new AgentBusyError(this.name);
-      return from(this.#checkpointer.load());
+      return from(this.#loadCheckpoint());
     }).pipe(
       concatMap((checkpoint) => {
         if (checkpoint === undefined) return EMPTY;
-        this.loadStateDict(checkpoint.state);
+        this.#fresh = false;
+        this.#adopt(() => this.loadStateDict(checkpoint.state));
         const call = checkpoint.call;
         const { inputId, ...callOptions } = options;
         if (inputId !== undefined) {
@@ -273,9 +288,10 @@ export abstract class AgentBase implements Agent {
     defer(async () => {
       const checkpointer = this.#checkpointer!;
       if (checkpointer.synced || this.#active) return undefined;
-      const checkpoint = await checkpointer.load();
+      const checkpoint = await this.#loadCheckpoint();
+      this.#fresh = false;
       if (checkpoint === undefined) return undefined;
-      this.loadStateDict(checkpoint.state);
+      this.#adopt(() => this.loadStateDict(checkpoint.state));
       return checkpoint.call?.input[0]?.id === requestId ? checkpoint.call : undefined;
     }).pipe(
       concatMap((call) => {
@@ -519,9 +535,63 @@ export abstract class AgentBase implements Agent {
         // 4. doCall produces the reply (completing without one is a NoReplyError).
         call.reply(() => this.doCall(msgs, call.context), deliver, recover(msgs)),
       );
-    // 2a. A durable call saves its start (a recovered one: its claim on the run) first.
-    if (durable) call.afterSave(durable.checkpoint(durable.recovered), start, fail);
-    else start();
+    // 2a. A durable call saves its start (a recovered one: its claim on the run) first;
+    // the first call of a fresh agent loads the stored checkpoint before (see #loadFirst).
+    const saveStart = (): void =>
+      call.afterSave(durable!.checkpoint(durable!.recovered), start, fail);
+    if (!durable) start();
+    else if (this.#fresh && !call.recovering) call.afterSave(this.#loadFirst(), saveStart, fail);
+    else saveStart();
+  }
+
+  /**
+   * What the first `call()` of a fresh durable agent does before its first save: it never
+   * saves over a checkpoint it has not loaded. The stored state replaces the agent's (as
+   * `recover()` loads it); when it holds an unfinished call, the call fails with
+   * `UnfinishedRunError` (nothing saved) and the next `call()` checks again. Emits once.
+   */
+  #loadFirst(): Observable<void> {
+    return from(this.#loadCheckpoint()).pipe(
+      map((checkpoint) => {
+        if (checkpoint === undefined) {
+          this.#fresh = false;
+          return;
+        }
+        this.#adopt(() => this.#loadState(checkpoint.state));
+        if (checkpoint.call?.status === 'running') {
+          const { session, key } = this.#checkpointer!;
+          throw new UnfinishedRunError(this.name, key, keyPlace(session, key));
+        }
+        this.#fresh = false;
+      }),
+    );
+  }
+
+  /** The checkpoint under the durable key; a malformed one rejects naming the key and file. */
+  async #loadCheckpoint(): Promise<Checkpoint | undefined> {
+    const { session, key } = this.#checkpointer!;
+    try {
+      return await this.#checkpointer!.load();
+    } catch (error) {
+      throw loadError(error, session, key);
+    }
+  }
+
+  /** Runs `load` (of a checkpoint's state); a state it rejects throws naming the key and file. */
+  #adopt(load: () => void): void {
+    try {
+      load();
+    } catch (error) {
+      const { session, key } = this.#checkpointer!;
+      throw loadError(error, session, key);
+    }
+  }
+
+  /** `loadStateDict` without the running guard: for the call that is loading. */
+  #loadState(state: JsonObject): void {
+    const from = isJsonObject(state) ? renamedFrom(state, this.name, {}) : undefined;
+    this.#state.load(state);
+    if (from !== undefined) this.renameSpeaker(from, this.name);
   }
 
   /** The durable side of a call, when the agent is durable. */

@@ -101,7 +101,7 @@ describe('a durable call its caller leaves', () => {
       await started;
       const saved = session.heads;
       const stored = await loadCheckpoint(store, 'run');
-      expect((stored?.call?.progress as JsonObject)['started']).toEqual(['r1']);
+      expect(stored?.call?.progress?.['started']).toEqual(['r1']);
 
       if (how === 'unsubscribe') call.unsubscribe();
       else caller.abort();

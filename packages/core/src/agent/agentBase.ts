@@ -224,11 +224,13 @@ export abstract class AgentBase implements Agent {
    * lists the ids of the steered Msgs the call sent. A string becomes a user Msg; a Msg keeps
    * its id. Steered while idle, or left untaken when the call ends, the messages are
    * delivered through `doObserve` (a ReActAgent stores them), so the next call sees them; a
-   * `doObserve` failure goes to the `error` hooks as an `ObserveError`.
+   * `doObserve` failure goes to the `error` hooks as an `ObserveError`. An empty message
+   * (no text, nothing else) is an `InvalidArgumentError`, and nothing is stored.
    */
   steer(input: string | Msg | readonly Msg[]): void {
-    const msgs =
-      typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, `${this.name}.steer()`);
+    const method = `${this.name}.steer()`;
+    const msgs = typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, method);
+    checkSteered(msgs, method);
     if (this.#active) this.#active.context.steer(msgs);
     else this.#deliverSteered(msgs);
   }
@@ -638,5 +640,20 @@ export abstract class AgentBase implements Agent {
   /** Has every hub subscriber observe `reply` (see `HubSubscribers.broadcast`), then emits it. */
   #broadcast(reply: Msg): Observable<Msg> {
     return this.#subscribers?.broadcast(reply, this, this.#hooks.runError) ?? of(reply);
+  }
+}
+
+/** Throws `InvalidArgumentError` unless every steered message says something. */
+function checkSteered(msgs: readonly Msg[], method: string): void {
+  if (msgs.length === 0)
+    throw new InvalidArgumentError(
+      `${method}: no message given; pass the text to add to the call.`,
+    );
+  for (const msg of msgs) {
+    const said = msg.content.some((block) => block.type !== 'text' || block.text.trim() !== '');
+    if (!said)
+      throw new InvalidArgumentError(
+        `${method}: the message is empty; pass the text to add to the call.`,
+      );
   }
 }

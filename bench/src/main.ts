@@ -22,6 +22,7 @@ import { httpSequential } from './suites/httpSequential.js';
 import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
 import { longConversation } from './suites/longConversation.js';
+import { longLoop } from './suites/longLoop.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
@@ -43,6 +44,7 @@ const SUITES = [
   'importTime',
   'redis',
   'longConversation',
+  'longLoop',
   'agentHost',
   'workers',
   'evalOverhead',
@@ -97,6 +99,7 @@ if (want('streaming')) report(await streaming(config));
 if (want('importTime')) report(await importTime(config));
 if (want('redis')) report(await redis(config));
 if (want('longConversation')) report(await longConversation(config));
+if (want('longLoop')) report(await longLoop(config));
 if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));

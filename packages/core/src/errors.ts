@@ -27,7 +27,9 @@ export type AgentErrorCode =
   | 'REMOTE_RUN_FAILED'
   | 'A2A_FAILED'
   | 'CASSETTE_MISMATCH'
-  | 'APPROVAL_PENDING';
+  | 'APPROVAL_PENDING'
+  | 'ABORTED'
+  | 'RUN_UNFINISHED';
 
 /** Base of every error rxagent raises; `cause` keeps the original error when there is one. */
 export abstract class AgentError extends Error {
@@ -55,6 +57,32 @@ export class InterruptedError extends AgentError {
   ) {
     super(`Agent "${agentName}" was interrupted.`, options);
   }
+}
+
+/**
+ * A call ended because its caller aborted `options.signal`: before it started (then it
+ * stored, saved and ran nothing) or while it ran. Named `AbortError`, as aborts are, so
+ * `isAbortError()` is true; `cause` is the signal's reason. (An `interrupt()` is no abort
+ * of this kind: it ends the call with a reply.)
+ */
+export class CallAbortedError extends AgentError {
+  override readonly name = 'AbortError';
+  readonly code = 'ABORTED';
+  constructor(
+    readonly agentName: string,
+    reason: unknown,
+  ) {
+    super(
+      `The call to "${agentName}" was aborted by its signal${reasonText(reason)}.`,
+      reason === undefined ? undefined : { cause: reason },
+    );
+  }
+}
+
+/** ` (<the reason's message>)` for an abort reason that says something, else nothing. */
+function reasonText(reason: unknown): string {
+  const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
+  return text === '' ? '' : ` (${text})`;
 }
 
 /** A subclass's `doCall()` completed without emitting a reply. */
@@ -148,6 +176,27 @@ export class StateError extends AgentError {
     options?: ErrorOptions,
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The first `call()` of a durable agent in a process found an unfinished call in the
+ * checkpoint under its key (a process stopped during it): the call ran and saved nothing.
+ * `recover()` continues that call (or unsubscribe it and call again to drop it: a call
+ * after a `recover()` starts anew).
+ */
+export class UnfinishedRunError extends AgentError {
+  override readonly name = 'UnfinishedRunError';
+  readonly code = 'RUN_UNFINISHED';
+  constructor(
+    readonly agentName: string,
+    /** The durable key, as given. */
+    readonly key: string,
+    where: string,
+  ) {
+    super(
+      `${agentName}.call(): the checkpoint under ${where} holds an unfinished call; recover() it first (agent.recover()), then call again. Nothing was saved.`,
+    );
   }
 }
 

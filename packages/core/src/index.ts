@@ -84,6 +84,7 @@ export {
   AgentError,
   type AgentErrorCode,
   ApprovalPendingError,
+  CallAbortedError,
   CassetteMismatchError,
   ContextWindowError,
   InterruptedError,
@@ -100,6 +101,7 @@ export {
   StoreUnavailableError,
   StructuredOutputError,
   ToolError,
+  UnfinishedRunError,
   UnsupportedStructuredOutputError,
 } from './errors.js';
 export {

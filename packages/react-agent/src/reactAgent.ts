@@ -485,7 +485,7 @@ function refusedInput(reply: Msg): Msg {
 
 /** Stores what `steer()` gave the call since its last model request, for the next one. */
 function takeSteered(state: ReActCallState): void {
-  for (const msg of state.context.takeSteered()) state.transcript.addUserWords(msg);
+  for (const msg of state.context.takeSteered()) state.transcript.addSteered(msg);
 }
 
 /** The checked `budget` option of `new ReActAgent(options)`. */

@@ -1,7 +1,8 @@
-import { textOf, userMsg } from '@rxagent/core';
+import { Toolkit, textOf, tool, userMsg } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
-import { JudgeGuard } from '@rxagent/react-agent';
+import { JudgeGuard, ReActAgent } from '@rxagent/react-agent';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { harness, run, transcript, wireMessages } from './harness.js';
 
 const REQUEST = 'Give me the capital of France and of Spain.';
@@ -71,5 +72,39 @@ describe('JudgeGuard', () => {
 
     expect(textOf(reply)).toBe('Paris and Madrid.');
     expect(reply.metadata['finishGuard']).toMatchObject({ pass: true, verdict: 'guard_error' });
+  });
+});
+
+describe('JudgeGuard after steer()', () => {
+  it('judges against the call input plus every steered message, not only the latest user message', async () => {
+    const judge = new ScriptedChatModel(['PASS']);
+    let agent!: ReActAgent;
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks a capital up.',
+      parameters: z.object({ country: z.string() }),
+      execute: ({ country }) => {
+        agent.steer('Also give me the capital of Italy.');
+        return country === 'France' ? 'Paris' : 'Madrid';
+      },
+    });
+    agent = new ReActAgent({
+      name: 'geo',
+      sysPrompt: 'You answer geography questions.',
+      model: new ScriptedChatModel([
+        { toolCalls: [{ id: 'l1', name: 'lookup', arguments: { country: 'France' } }] },
+        'Paris, Madrid and Rome.',
+      ]),
+      toolkit: new Toolkit([lookup]),
+      finishGuard: new JudgeGuard({ model: judge }),
+    });
+
+    const reply = await agent.reply(REQUEST);
+
+    expect(textOf(reply)).toBe('Paris, Madrid and Rome.');
+    const judged = String(judge.requests[0]!.messages[1]?.content);
+    expect(judged).toContain(REQUEST);
+    expect(judged).toContain('Also give me the capital of Italy.');
+    expect(judged.indexOf(REQUEST)).toBeLessThan(judged.indexOf('capital of Italy'));
   });
 });

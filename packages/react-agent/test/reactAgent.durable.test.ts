@@ -80,7 +80,7 @@ const SCRIPT: ScriptedReply[] = [
 ];
 
 describe('a durable ReActAgent', () => {
-  it('saves once at the start, at each step boundary, before each tool, after each result and at the end', async () => {
+  it('saves once per boundary: the start, each step, before each tool, each result but the last of a batch (saved by its step), and the end', async () => {
     const session = new RecordingSession();
     const { agent } = setup(session, SCRIPT, []);
     await agent.reply('Buy tea.');
@@ -97,10 +97,10 @@ describe('a durable ReActAgent', () => {
       'running:act:l1', // before lookup
       'running:act:l1+c1', // before charge
       'running:act:l1+c1', // lookup's result stored
-      'running:act:l1+c1', // charge's result stored
-      'running:reason:', // the batch is done
-      'running:final:', // the final reply is stored
-      'finished:final:', // the call ended
+      'running:reason:', // charge's result stored: the batch is done
+      // The final reply is stored and the call ended: one save, the call marked finished with
+      // its reply (its progress stays the last boundary's).
+      'finished:reason:',
     ]);
     expect(await unfinishedRuns(session)).toEqual([]);
   });
@@ -280,7 +280,7 @@ describe('incremental checkpoints of a durable ReActAgent', () => {
     })();
     const agent = chatAgent(session, ['a1', 'a2', 'a3']);
     for (const text of ['q1', 'q2', 'q3']) await agent.reply(text);
-    const died = snapshots.at(-2)!; // the third call's first checkpoint
+    const died = snapshots.at(-1)!; // the third call's start (its reply is saved with its end)
     expect(await unfinishedRuns(died)).toEqual(['run']);
     expect((await segments(died)).length).toBeGreaterThanOrEqual(2);
     const fresh = chatAgent(died, ['a3 again']);

@@ -1,4 +1,12 @@
-import { type ChatMessage, type Msg, Toolkit, textOf, tool, userMsg } from '@rxagent/core';
+import {
+  type ChatMessage,
+  InvalidArgumentError,
+  type Msg,
+  Toolkit,
+  textOf,
+  tool,
+  userMsg,
+} from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
@@ -49,6 +57,32 @@ function agentWithTool(
 const LOOK = { toolCalls: [{ id: 'c1', name: 'look', arguments: {} }] };
 
 describe('ReActAgent.steer()', () => {
+  it('rejects an empty message with InvalidArgumentError, storing nothing, idle or during a call', async () => {
+    const errors: unknown[] = [];
+    const { agent } = agentWithTool([LOOK, 'ok'], (a) => {
+      for (const empty of ['', '   ', []]) {
+        try {
+          a.steer(empty);
+        } catch (error) {
+          errors.push(error);
+        }
+      }
+    });
+    expect(() => agent.steer('')).toThrow(InvalidArgumentError);
+    expect(() => agent.steer('')).toThrow('assistant.steer(): the message is empty');
+    expect(() => agent.steer(userMsg(''))).toThrow(InvalidArgumentError);
+    expect(agent.memory.messages()).toEqual([]);
+    await agent.reply('Look around.');
+    expect(errors).toHaveLength(3);
+    for (const error of errors) expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(agent.memory.messages().map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+  });
+
   it('sends a message steered during a tool with the very next request, once, with no extra request', async () => {
     let steered: Msg | undefined;
     const { agent, model } = agentWithTool([LOOK, 'Done, and noted.'], (a) => {

@@ -1,6 +1,6 @@
 import type { Observable, Observer, Subscriber } from 'rxjs';
 import type { DurableRun } from '../durable/durableRun.js';
-import { NoReplyError } from '../errors.js';
+import { CallAbortedError, InterruptedError, isAbortError, NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
 import { type Msg, withMetadata } from '../message/msg.js';
@@ -39,7 +39,7 @@ export class ActiveCall {
   readonly #phases: Phases<Msg>;
   readonly #controller = new AbortController();
   readonly #external: AbortSignal | undefined;
-  readonly #onExternalAbort = (): void => this.abort(this.#external?.reason);
+  readonly #onExternalAbort = (): void => this.#cancel(this.#external?.reason);
   readonly #release: () => void;
   readonly #hooksFor: HooksFor;
   readonly #recovering: boolean;
@@ -52,8 +52,6 @@ export class ActiveCall {
     this.#hooksFor = setup.hooksFor;
     this.#phases = new Phases(subscriber);
     this.#external = options.signal;
-    if (this.#external?.aborted) this.abort(this.#external.reason);
-    else this.#external?.addEventListener('abort', this.#onExternalAbort, { once: true });
     this.context = new ActiveCallContext(
       setup.agent,
       this.#controller.signal,
@@ -65,6 +63,8 @@ export class ActiveCall {
     );
     this.context.durableRun = setup.durable;
     this.#recovering = setup.recovering === true;
+    // (A signal aborted already never gets here: `call()` fails with CallAbortedError first.)
+    this.#external?.addEventListener('abort', this.#onExternalAbort, { once: true });
   }
 
   /** Where the call's event snapshots go (see `ActiveCallContext.sink`), if anywhere. */
@@ -80,6 +80,11 @@ export class ActiveCall {
   /** Waits for `save` (a checkpoint of the call), then runs `then`; its error goes to `onError`. */
   afterSave(save: Observable<void>, then: () => void, onError: (error: unknown) => void): void {
     this.#phases.after(save, then, onError);
+  }
+
+  /** Whether `recover()` continues this call. */
+  get recovering(): boolean {
+    return this.#recovering;
   }
 
   /** Whether the caller unsubscribed: nothing of the call may run or be reported any more. */
@@ -195,8 +200,12 @@ export class ActiveCall {
     this.#phases.finish(reply);
   };
 
-  /** Runs the error hooks (each isolated), then releases the guard and errors with `error`. */
-  fail(error: unknown): void {
+  /**
+   * Runs the error hooks (each isolated), then releases the guard and errors with `error`
+   * (as a `CallAbortedError` when the caller's signal aborted the call).
+   */
+  fail(failure: unknown): void {
+    const error = this.#abortedOr(failure);
     const { callContext } = this.context;
     const event: ErrorEvent = {
       type: 'error',
@@ -221,10 +230,33 @@ export class ActiveCall {
     if (!this.#phases.settled) {
       this.#cancelled = true;
       const name = this.context.agent.name;
-      this.abort(new DOMException(`The call to "${name}" was cancelled.`, 'AbortError'));
+      this.#cancel(new DOMException(`The call to "${name}" was cancelled.`, 'AbortError'));
     }
     this.#phases.unsubscribe();
     this.#releaseOnce();
+  }
+
+  /**
+   * Cancels the call (its caller unsubscribed or aborted `options.signal`): a durable call
+   * saves nothing from now on, then the signal aborts, so nothing the abort sets off (a
+   * tool's `[interrupted]` result, the step after it) reaches the checkpoint.
+   */
+  #cancel(reason: unknown): void {
+    this.context.durableRun?.stop(reason);
+    this.abort(reason);
+  }
+
+  /**
+   * `error`, or the `CallAbortedError` it stands for when the caller's signal aborted the
+   * call (the abort error of a model request or a tool, or the signal's reason itself), so
+   * a call aborted by its caller fails the same way whichever step the abort cut.
+   */
+  #abortedOr(error: unknown): unknown {
+    const external = this.#external;
+    if (external?.aborted !== true || error instanceof CallAbortedError) return error;
+    if (error instanceof InterruptedError) return error;
+    if (error !== external.reason && !isAbortError(error)) return error;
+    return new CallAbortedError(this.context.agent.name, external.reason);
   }
 
   #releaseOnce(): void {

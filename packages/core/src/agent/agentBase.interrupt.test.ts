@@ -15,7 +15,7 @@ import {
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { InterruptedError, NoReplyError } from '../errors.js';
+import { CallAbortedError, InterruptedError, isAbortError, NoReplyError } from '../errors.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assistantMsg, type Msg, userMsg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
@@ -399,22 +399,51 @@ describe('AgentBase cancellation', () => {
 
     expect(agent.signal.aborted).toBe(true);
     expect(agent.signal.reason).toBe(reason);
-    expect(seen.error).toBe(reason);
+    expect(seen.error).toBeInstanceOf(CallAbortedError);
+    expect(seen.error).toMatchObject({ name: 'AbortError', code: 'ABORTED', cause: reason });
+    expect(isAbortError(seen.error)).toBe(true);
     expect(events).toEqual(['preCall', 'error']);
     expect(agent.isRunning).toBe(false);
   });
 
-  it('starts with an aborted signal when options.signal is already aborted', async () => {
+  it('fails at once with CallAbortedError, running and storing nothing, when options.signal is already aborted', async () => {
     const controller = new AbortController();
-    controller.abort(new DOMException('already', 'AbortError'));
-    const agent = new TestAgent((_msgs, context) =>
-      context.signal.aborted ? throwError(() => context.signal.reason) : of(assistantMsg('ran')),
-    );
+    const reason = new DOMException('already', 'AbortError');
+    controller.abort(reason);
+    const agent = new TestAgent(() => of(assistantMsg('ran')));
+    const events = recordEvents(agent);
 
-    await expect(
-      lastValueFrom(agent.call(userMsg('x'), { signal: controller.signal })),
-    ).rejects.toThrow('already');
+    const error = await lastValueFrom(
+      agent.call(userMsg('x'), { signal: controller.signal }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CallAbortedError);
+    expect(error).toMatchObject({ name: 'AbortError', code: 'ABORTED', cause: reason });
+    expect((error as Error).message).toBe(
+      'The call to "tester" was aborted by its signal (already).',
+    );
+    expect(agent.contexts).toEqual([]);
+    expect(events).toEqual([]);
+    expect(agent.isRunning).toBe(false);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('fails with the same error whether the signal aborted before the call or before its reply', async () => {
+    const before = new AbortController();
+    before.abort();
+    const during = new AbortController();
+    const agent = new TestAgent((_msgs, context) => {
+      during.abort();
+      return throwError(() => context.signal.reason);
+    });
+    const early = await lastValueFrom(agent.call('x', { signal: before.signal })).catch(
+      (e: unknown) => e,
+    );
+    const late = await lastValueFrom(agent.call('x', { signal: during.signal })).catch(
+      (e: unknown) => e,
+    );
+    for (const error of [early, late])
+      expect(error).toMatchObject({ name: 'AbortError', code: 'ABORTED' });
+    expect((late as Error).constructor).toBe((early as Error).constructor);
   });
 
   it('exposes the options a call was made with on CallContext', async () => {

@@ -1,14 +1,27 @@
-import { concatMap, defer, EMPTY, from, lastValueFrom, Observable, of, throwError } from 'rxjs';
-import type { CheckpointCall } from '../durable/checkpoint.js';
+import {
+  concatMap,
+  defer,
+  EMPTY,
+  from,
+  lastValueFrom,
+  map,
+  Observable,
+  of,
+  throwError,
+} from 'rxjs';
+import type { Checkpoint, CheckpointCall } from '../durable/checkpoint.js';
 import { Checkpointer } from '../durable/checkpointer.js';
 import { checkDurableOptions, type DurableOptions } from '../durable/durableOptions.js';
 import { DurableRun } from '../durable/durableRun.js';
+import { keyPlace, loadError } from '../durable/keyPlace.js';
 import {
   AgentBusyError,
+  CallAbortedError,
   InterruptedError,
   InvalidArgumentError,
   isAbortError,
   ObserveError,
+  UnfinishedRunError,
 } from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
@@ -118,6 +131,8 @@ export abstract class AgentBase implements Agent {
   #interrupt: InterruptContext | undefined;
   #turns: TurnQueue | undefined; // made by the first queue()
   readonly #checkpointer: Checkpointer | undefined;
+  /** A durable agent that has neither loaded its key nor found it empty (see `#loadFirst`). */
+  #fresh = true;
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
@@ -134,8 +149,10 @@ export abstract class AgentBase implements Agent {
   /**
    * Runs one call. Cold: nothing happens until subscription, and each subscription is one
    * call that emits exactly one reply Msg and completes, or errors (`AgentBusyError` when
-   * a call is already in flight, or the error that failed the call). Unsubscribing cancels
-   * the call: `CallContext.signal` aborts and the agent is callable again at once.
+   * a call is already in flight, `CallAbortedError` when `options.signal` is aborted before
+   * or while it runs, or the error that failed the call). Unsubscribing cancels the call:
+   * `CallContext.signal` aborts and the agent is callable again at once; a durable call
+   * saves nothing after that, so its checkpoint stays as it was at its last boundary.
    */
   call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
     return this.#run(input, options, undefined);
@@ -160,11 +177,12 @@ export abstract class AgentBase implements Agent {
         );
       }
       if (this.#active) throw new AgentBusyError(this.name);
-      return from(this.#checkpointer.load());
+      return from(this.#loadCheckpoint());
     }).pipe(
       concatMap((checkpoint) => {
         if (checkpoint === undefined) return EMPTY;
-        this.loadStateDict(checkpoint.state);
+        this.#fresh = false;
+        this.#adopt(() => this.loadStateDict(checkpoint.state));
         const call = checkpoint.call;
         const { inputId, ...callOptions } = options;
         if (inputId !== undefined) {
@@ -207,11 +225,13 @@ export abstract class AgentBase implements Agent {
    * lists the ids of the steered Msgs the call sent. A string becomes a user Msg; a Msg keeps
    * its id. Steered while idle, or left untaken when the call ends, the messages are
    * delivered through `doObserve` (a ReActAgent stores them), so the next call sees them; a
-   * `doObserve` failure goes to the `error` hooks as an `ObserveError`.
+   * `doObserve` failure goes to the `error` hooks as an `ObserveError`. An empty message
+   * (no text, nothing else) is an `InvalidArgumentError`, and nothing is stored.
    */
   steer(input: string | Msg | readonly Msg[]): void {
-    const msgs =
-      typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, `${this.name}.steer()`);
+    const method = `${this.name}.steer()`;
+    const msgs = typeof input === 'string' ? [userMsg(input)] : normalizeInput(input, method);
+    checkSteered(msgs, method);
     if (this.#active) this.#active.context.steer(msgs);
     else this.#deliverSteered(msgs);
   }
@@ -271,9 +291,10 @@ export abstract class AgentBase implements Agent {
     defer(async () => {
       const checkpointer = this.#checkpointer!;
       if (checkpointer.synced || this.#active) return undefined;
-      const checkpoint = await checkpointer.load();
+      const checkpoint = await this.#loadCheckpoint();
+      this.#fresh = false;
       if (checkpoint === undefined) return undefined;
-      this.loadStateDict(checkpoint.state);
+      this.#adopt(() => this.loadStateDict(checkpoint.state));
       return checkpoint.call?.input[0]?.id === requestId ? checkpoint.call : undefined;
     }).pipe(
       concatMap((call) => {
@@ -447,6 +468,8 @@ export abstract class AgentBase implements Agent {
         // 1. The running guard: a call while another is in flight changes nothing.
         if (this.#active) throw new AgentBusyError(this.name);
         msgs = callInput(this, input, given, this.supportsStructuredOutput);
+        // A call its caller aborted already stores, saves and runs nothing.
+        if (given.signal?.aborted) throw new CallAbortedError(this.name, given.signal.reason);
         // Who is asking stays as it was when the call started, whatever the caller does.
         options =
           given.callContext === undefined
@@ -520,9 +543,63 @@ export abstract class AgentBase implements Agent {
         // 4. doCall produces the reply (completing without one is a NoReplyError).
         call.reply(() => this.doCall(msgs, call.context), deliver, recover(msgs)),
       );
-    // 2a. A durable call saves its start (a recovered one: its claim on the run) first.
-    if (durable) call.afterSave(durable.checkpoint(durable.recovered), start, fail);
-    else start();
+    // 2a. A durable call saves its start (a recovered one: its claim on the run) first;
+    // the first call of a fresh agent loads the stored checkpoint before (see #loadFirst).
+    const saveStart = (): void =>
+      call.afterSave(durable!.checkpoint(durable!.recovered), start, fail);
+    if (!durable) start();
+    else if (this.#fresh && !call.recovering) call.afterSave(this.#loadFirst(), saveStart, fail);
+    else saveStart();
+  }
+
+  /**
+   * What the first `call()` of a fresh durable agent does before its first save: it never
+   * saves over a checkpoint it has not loaded. The stored state replaces the agent's (as
+   * `recover()` loads it); when it holds an unfinished call, the call fails with
+   * `UnfinishedRunError` (nothing saved) and the next `call()` checks again. Emits once.
+   */
+  #loadFirst(): Observable<void> {
+    return from(this.#loadCheckpoint()).pipe(
+      map((checkpoint) => {
+        if (checkpoint === undefined) {
+          this.#fresh = false;
+          return;
+        }
+        this.#adopt(() => this.#loadState(checkpoint.state));
+        if (checkpoint.call?.status === 'running') {
+          const { session, key } = this.#checkpointer!;
+          throw new UnfinishedRunError(this.name, key, keyPlace(session, key));
+        }
+        this.#fresh = false;
+      }),
+    );
+  }
+
+  /** The checkpoint under the durable key; a malformed one rejects naming the key and file. */
+  async #loadCheckpoint(): Promise<Checkpoint | undefined> {
+    const { session, key } = this.#checkpointer!;
+    try {
+      return await this.#checkpointer!.load();
+    } catch (error) {
+      throw loadError(error, session, key);
+    }
+  }
+
+  /** Runs `load` (of a checkpoint's state); a state it rejects throws naming the key and file. */
+  #adopt(load: () => void): void {
+    try {
+      load();
+    } catch (error) {
+      const { session, key } = this.#checkpointer!;
+      throw loadError(error, session, key);
+    }
+  }
+
+  /** `loadStateDict` without the running guard: for the call that is loading. */
+  #loadState(state: JsonObject): void {
+    const from = isJsonObject(state) ? renamedFrom(state, this.name, {}) : undefined;
+    this.#state.load(state);
+    if (from !== undefined) this.renameSpeaker(from, this.name);
   }
 
   /** The durable side of a call, when the agent is durable. */
@@ -569,5 +646,20 @@ export abstract class AgentBase implements Agent {
   /** Has every hub subscriber observe `reply` (see `HubSubscribers.broadcast`), then emits it. */
   #broadcast(reply: Msg): Observable<Msg> {
     return this.#subscribers?.broadcast(reply, this, this.#hooks.runError) ?? of(reply);
+  }
+}
+
+/** Throws `InvalidArgumentError` unless every steered message says something. */
+function checkSteered(msgs: readonly Msg[], method: string): void {
+  if (msgs.length === 0)
+    throw new InvalidArgumentError(
+      `${method}: no message given; pass the text to add to the call.`,
+    );
+  for (const msg of msgs) {
+    const said = msg.content.some((block) => block.type !== 'text' || block.text.trim() !== '');
+    if (!said)
+      throw new InvalidArgumentError(
+        `${method}: the message is empty; pass the text to add to the call.`,
+      );
   }
 }

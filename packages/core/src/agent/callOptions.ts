@@ -10,7 +10,12 @@ export type CallInput = string | Msg | readonly Msg[];
 
 /** Per-call options of `call()`, `stream()` and `reply()`. */
 export interface CallOptions {
-  /** Aborting it cancels the call, like unsubscribing. */
+  /**
+   * Aborting it cancels the call, like unsubscribing (a durable call saves nothing more),
+   * except that the call fails with `CallAbortedError` (named `AbortError`, the signal's
+   * reason as `cause`). Already aborted, the call fails so at once: nothing is stored,
+   * saved or run.
+   */
   readonly signal?: AbortSignal;
   /** Ask for a validated object in `reply.metadata.response` (StructuredOutputAgent only). */
   readonly structuredOutput?: StructuredOutputSchema;

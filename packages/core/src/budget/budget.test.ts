@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { budgetLeft } from './budget.js';
+import { InvalidArgumentError } from '../errors.js';
+import { budgetLeft, checkBudget } from './budget.js';
+
+describe('checkBudget', () => {
+  it('quotes a string where a number belongs, so "100" never reads as 100', () => {
+    const bad = (budget: unknown) => () => checkBudget('agent "a"', budget);
+    expect(bad({ maxTokens: '100' })).toThrow(InvalidArgumentError);
+    expect(bad({ maxTokens: '100' })).toThrow('got "100".');
+    expect(bad({ maxCostUsd: '0.5' })).toThrow('got "0.5".');
+    expect(bad({ pricing: { m: { inputPerMillion: '1', outputPerMillion: 2 } } })).toThrow(
+      'got "1".',
+    );
+    expect(bad({ maxTokens: 1.5 })).toThrow('got 1.5.');
+  });
+});
 
 describe('budgetLeft', () => {
   const pricing = { m: { inputPerMillion: 1, outputPerMillion: 2 } };

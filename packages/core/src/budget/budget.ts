@@ -43,14 +43,14 @@ export function checkBudget(where: string, value: unknown): Budget {
   const { maxTokens, maxCostUsd, pricing } = budget;
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens >= 0))
     throw new InvalidArgumentError(
-      `${where}: budget.maxTokens must be a whole number of tokens (0 or more), got ${String(maxTokens)}.`,
+      `${where}: budget.maxTokens must be a whole number of tokens (0 or more), got ${shown(maxTokens)}.`,
     );
   if (
     maxCostUsd !== undefined &&
     !(typeof maxCostUsd === 'number' && Number.isFinite(maxCostUsd) && maxCostUsd >= 0)
   )
     throw new InvalidArgumentError(
-      `${where}: budget.maxCostUsd must be a number of dollars (0 or more), got ${String(maxCostUsd)}.`,
+      `${where}: budget.maxCostUsd must be a number of dollars (0 or more), got ${shown(maxCostUsd)}.`,
     );
   if (pricing !== undefined) {
     if (typeof pricing !== 'object' || pricing === null || Array.isArray(pricing))
@@ -73,7 +73,7 @@ function checkPrice(where: string, model: string, price: unknown): void {
     const n = (price as ModelPricing)[key];
     if (!(typeof n === 'number' && Number.isFinite(n) && n >= 0))
       throw new InvalidArgumentError(
-        `${where}: ${field}.${key} must be a non-negative number of dollars per million tokens, got ${String(n)}.`,
+        `${where}: ${field}.${key} must be a non-negative number of dollars per million tokens, got ${shown(n)}.`,
       );
   }
 }
@@ -121,4 +121,9 @@ export interface BudgetSpent {
   /** Dollars the call spent (sub-agents included), when its budget has `pricing`. */
   readonly costUsd?: number;
   readonly maxCostUsd?: number;
+}
+
+/** A bad value as a message shows it: a string quoted (`"100"` is not `100`), else as it prints. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

@@ -431,3 +431,58 @@ describe('saves an InMemorySession takes at once (saveNow)', () => {
     await vi.waitFor(() => expect(later).toEqual(['saved']));
   });
 });
+
+describe('a stopped durable call (its caller left)', () => {
+  const runOn = (session: InMemorySession) =>
+    new DurableRun(
+      new Checkpointer({ session, key: 'run', segmentSize: 4 }),
+      () => stateOf(msgs(0, 2)),
+      { id: 'call-1', input: [], options: {} },
+      undefined,
+    );
+
+  it('fails every later checkpoint at once with the reason, saving nothing', async () => {
+    const session = new InMemorySession();
+    const run = runOn(session);
+    run.checkpoint({ step: 1 }).subscribe();
+    const reason = new DOMException('gone', 'AbortError');
+    run.stop(reason);
+    const errors: unknown[] = [];
+    run.checkpoint({ step: 2 }).subscribe({ error: (error) => errors.push(error) });
+    run.finish().subscribe({ error: (error) => errors.push(error) });
+    expect(errors).toEqual([reason, reason]);
+    expect(run.failed).toBe(true);
+    expect((await loadCheckpoint(session, 'run'))?.call?.progress).toEqual({ step: 1 });
+  });
+
+  it('drops a checkpoint still queued behind another save when its turn comes', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const session = new CountingSession();
+    const started = vi.fn();
+    const save = session.save.bind(session);
+    session.save = async (key, state, options) => {
+      started();
+      await gate;
+      return save(key, state, options);
+    };
+    const run = runOn(session);
+    const events: unknown[] = [];
+    run.checkpoint({ step: 1 }).subscribe({ complete: () => events.push('first saved') });
+    run.checkpoint({ step: 2 }).subscribe({ error: (error) => events.push(error) });
+    await vi.waitFor(() => expect(started).toHaveBeenCalled());
+    run.stop('gone'); // the first save is in flight, the second waits its turn
+    open();
+    await vi.waitFor(() => expect(events).toEqual(['first saved', 'gone']));
+    expect(session.saved).toEqual(['run']);
+    expect((await loadCheckpoint(session, 'run'))?.call?.progress).toEqual({ step: 1 });
+  });
+
+  it('leaves a Checkpointer save whose live check says no unsaved', async () => {
+    const session = new CountingSession();
+    await checkpointer(session).save({ state: stateOf([]), call }, () => false);
+    expect(session.saved).toEqual([]);
+  });
+});

@@ -57,10 +57,14 @@ export class Checkpointer {
     return loaded.checkpoint;
   }
 
-  /** Saves `checkpoint` after the saves before it; rejects with the session's error. */
-  save(checkpoint: Checkpoint): Promise<void> {
+  /**
+   * Saves `checkpoint` after the saves before it and resolves with `true`; rejects with the
+   * session's error. When `live` says no once its turn comes (its call was cancelled
+   * meanwhile), it resolves with `false` without saving.
+   */
+  save(checkpoint: Checkpoint, live: () => boolean = always): Promise<boolean> {
     this.#pending++;
-    const next = this.#tail.then(() => this.#save(checkpoint));
+    const next = this.#tail.then(() => (live() ? this.#save(checkpoint).then(saved) : false));
     this.#tail = next.then(this.#settled, this.#settled);
     return next;
   }
@@ -153,3 +157,9 @@ export class Checkpointer {
     await Promise.all(dropped.map((k) => session.delete(k).catch(() => undefined)));
   }
 }
+
+/** The default `live` of `Checkpointer.save`: every save is made. */
+const always = (): boolean => true;
+
+/** What `Checkpointer.save` resolves with once it saved. */
+const saved = (): true => true;

@@ -15,6 +15,11 @@ export interface Recovery {
  * and at its end (marked finished), one checkpoint each (see `Checkpointer`), in order. Once a save failed
  * (a `SessionConflictError`: another process advanced the run), every later checkpoint of
  * the call fails with that error at once, so the call does nothing more.
+ *
+ * Once the call is cancelled (`stop`: its caller unsubscribed or aborted its signal), it
+ * saves nothing more, not even a checkpoint asked for before and still waiting its turn:
+ * the stored checkpoint stays as it was at the last boundary, for a `recover()` to continue
+ * (a tool running then stays *started*, so it is in doubt there).
  */
 export class DurableRun {
   readonly #checkpointer: Checkpointer;
@@ -44,10 +49,25 @@ export class DurableRun {
     this.#progress = this.recovered;
   }
 
-  /** Whether a save of this call failed (the run is no longer this process's). */
+  /**
+   * Whether the call may save no more: a save of it failed (the run is no longer this
+   * process's), or it was stopped.
+   */
   get failed(): boolean {
     return this.#failure !== undefined;
   }
+
+  /**
+   * Stops the call's saves (its caller left): every later checkpoint fails at once with
+   * `reason`, and one still queued behind another's save is dropped. Call it before
+   * aborting the call's signal, so nothing the abort sets off is saved.
+   */
+  stop(reason: unknown): void {
+    this.#failure ??= { error: reason };
+  }
+
+  /** Whether the call may still save (a queued save checks it when its turn comes). */
+  readonly #live = (): boolean => this.#failure === undefined;
 
   /**
    * Saves the state with `progress` (the subclass's record of where the call is). Cold;
@@ -95,10 +115,14 @@ export class DurableRun {
         subscriber.complete();
         return;
       }
-      this.#checkpointer.save(checkpoint).then(
-        () => {
-          subscriber.next(undefined);
-          subscriber.complete();
+      this.#checkpointer.save(checkpoint, this.#live).then(
+        (saved) => {
+          // Stopped while it waited its turn: dropped, not saved.
+          if (!saved && this.#failure) subscriber.error(this.#failure.error);
+          else {
+            subscriber.next(undefined);
+            subscriber.complete();
+          }
         },
         (error: unknown) => {
           this.#failure ??= { error };

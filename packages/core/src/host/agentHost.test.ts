@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallContext } from '../agent/callContext.js';
-import { AgentBusyError, InvalidArgumentError } from '../errors.js';
+import { AgentBusyError, InvalidArgumentError, StateError } from '../errors.js';
 import type { Msg } from '../message/msg.js';
 import { textOf } from '../message/readers.js';
 import { InMemorySession } from '../state/inMemorySession.js';
@@ -251,6 +251,15 @@ describe('AgentHost', () => {
     expect(agents).toHaveLength(2);
     agents[1]?.respond('third');
     expect(textOf(await next)).toBe('third');
+  });
+
+  it('names the session key of a stored state that does not load', async () => {
+    const session = new InMemorySession();
+    await session.save('alice', { version: 1, agentName: 'echo', nonsense: true });
+    const host = new AgentHost({ create: () => new EchoAgent({ name: 'echo' }), session });
+    const error = await host.reply('alice', 'hi').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateError);
+    expect((error as Error).message).toMatch(/^Cannot load session key "alice": /);
   });
 
   it('delete() forgets a thread and its saved state, and refuses a busy one', async () => {

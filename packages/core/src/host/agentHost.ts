@@ -3,6 +3,7 @@ import { type AgentBase, tapRunning } from '../agent/agentBase.js';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { CallInput, CallOptions } from '../agent/callOptions.js';
 import type { DurableOptions } from '../durable/durableOptions.js';
+import { loadError } from '../durable/keyPlace.js';
 import { deleteCheckpoint } from '../durable/storedCheckpoint.js';
 import { AgentBusyError, InvalidArgumentError } from '../errors.js';
 import { normalizeInput } from '../internal/normalizeInput.js';
@@ -327,8 +328,14 @@ export class AgentHost {
       await lastValueFrom(agent.recover(), { defaultValue: undefined });
       return agent;
     }
-    const state = this.#session ? await this.#session.load(threadId) : this.#parked.get(threadId);
-    if (state !== undefined) agent.loadStateDict(state);
+    const session = this.#session;
+    const state = session ? await session.load(threadId) : this.#parked.get(threadId);
+    try {
+      if (state !== undefined) agent.loadStateDict(state);
+    } catch (error) {
+      // A stored state that does not load names its key (and file) for whoever repairs it.
+      throw session ? loadError(error, session, threadId) : error;
+    }
     this.#parked.delete(threadId);
     return agent;
   }

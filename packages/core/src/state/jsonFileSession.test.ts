@@ -30,6 +30,26 @@ async function corruptError(session: JsonFileSession, key: string): Promise<Sess
 }
 
 describe('JsonFileSession', () => {
+  it('names its directory, not a raw EEXIST or ENOTDIR, when a file is where the directory should be', async () => {
+    const file = join(root, 'taken');
+    await writeFile(file, 'not a directory');
+    const session = new JsonFileSession(file);
+    for (const attempt of [
+      () => session.save('k', { v: 1 }),
+      () => session.load('k'),
+      () => session.loadVersioned('k'),
+      () => session.list(),
+    ]) {
+      const error = await attempt().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toContain(`session directory ${file} is not a directory`);
+    }
+    expect(await readFile(file, 'utf8')).toBe('not a directory');
+  });
+
   it('creates its directory on the first save, not before', async () => {
     const session = new JsonFileSession(dir);
     expect(await session.load('k')).toBeUndefined();

@@ -80,7 +80,9 @@ export class JsonFileSession implements VersionedSession {
     const expected = options?.expectedVersion;
     await this.#sweep();
     return this.#inOrder(file, async () => {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+        throw notADirectory(this.dir, error);
+      });
       await withFileLock(lockFileOf(file), async () => {
         const revision = await readRevision(file, key);
         if (expected !== undefined && expected !== revision) {
@@ -99,7 +101,7 @@ export class JsonFileSession implements VersionedSession {
   async loadVersioned(key: string): Promise<VersionedState | undefined> {
     assertSessionKey(key, 'JsonFileSession.loadVersioned()');
     const file = this.#fileOf(key, 'JsonFileSession.loadVersioned()');
-    const text = await readIfExists(file);
+    const text = await readIfExists(file, this.dir);
     return text === undefined ? undefined : parseSessionFile(text, file, key);
   }
 
@@ -110,7 +112,7 @@ export class JsonFileSession implements VersionedSession {
   async load(key: string): Promise<JsonObject | undefined> {
     assertSessionKey(key, 'JsonFileSession.load()');
     const file = this.#fileOf(key, 'JsonFileSession.load()');
-    const text = await readIfExists(file);
+    const text = await readIfExists(file, this.dir);
     return text === undefined ? undefined : parseSessionFile(text, file, key).state;
   }
 
@@ -136,7 +138,7 @@ export class JsonFileSession implements VersionedSession {
       names = await readdir(this.dir);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return [];
-      throw error;
+      throw notADirectory(this.dir, error);
     }
     const keys: string[] = [];
     for (const name of names) {
@@ -192,12 +194,12 @@ function lockFileOf(file: string): string {
   return join(dirname(file), `.${basename(file)}.lock`);
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+async function readIfExists(file: string, dir: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
+    throw notADirectory(dir, error);
   }
 }
 
@@ -279,6 +281,19 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch {
     // best effort
   }
+}
+
+/**
+ * `error` from a file operation in `dir`, as an `InvalidArgumentError` naming the path when
+ * it says that `dir` (or a directory above it) is a file; other errors as they are.
+ */
+function notADirectory(dir: string, error: unknown): unknown {
+  const code = errorCode(error);
+  if (code !== 'EEXIST' && code !== 'ENOTDIR') return error;
+  return new InvalidArgumentError(
+    `JsonFileSession: the session directory ${dir} is not a directory (a file is in the way): give new JsonFileSession() a directory path, or move that file.`,
+    { cause: error },
+  );
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -76,7 +76,8 @@ export function startActingStep<R = ActingOutcome>(
       outcome.kind,
       outcome.metadata,
     );
-    state.checkpoints?.afterResult();
+    // Results are stored in call order: the last call's is the batch's last.
+    state.checkpoints?.afterResult(index === calls.length - 1);
     return msg;
   };
   const done = (results: (Msg | undefined)[]): void => {

@@ -7,6 +7,11 @@ export interface FinishGuardInput {
   readonly draft: Msg;
   /** The conversation so far (memory), without the draft. */
   readonly messages: readonly Msg[];
+  /**
+   * What the draft must answer, in order: the call's own input plus every message steered
+   * into it (for a call resumed without input, the latest message from the user before it).
+   */
+  readonly request: readonly Msg[];
   /** How many drafts of this call the guard has already rejected. */
   readonly rejections: number;
   readonly signal: AbortSignal;

@@ -3,7 +3,6 @@ import {
   ChatResponseAccumulator,
   checkOptions,
   InvalidArgumentError,
-  type Msg,
   optionNames,
   textOf,
 } from '@rxagent/core';
@@ -42,7 +41,7 @@ FAIL: <which points of the request are missing or wrong, as an instruction to th
 
 /**
  * An LLM-as-judge finish guard: one tool-less request checks that the draft final answer
- * covers every point of the user's latest request. After `maxRetries` rejections in a call
+ * covers every point of the call's request: its own input plus every message steered into it. After `maxRetries` rejections in a call
  * it lets the answer through. A reply it cannot read counts as a pass (fail-open), and the
  * agent treats a judge error as a pass too. With `minChars`, a trivially short draft is
  * rejected without a judge request. The judge's token usage is reported apart from the
@@ -90,7 +89,7 @@ export class JudgeGuard implements FinishGuard {
           details: { verdict: 'too_short', chars, minChars: this.#minChars },
         });
       }
-      const request = latestUserRequest(input.messages);
+      const request = requestText(input);
       if (request === undefined)
         return of<FinishVerdict>({ pass: true, details: { verdict: 'no_request' } });
       const accumulator = new ChatResponseAccumulator();
@@ -121,8 +120,15 @@ export class JudgeGuard implements FinishGuard {
   }
 }
 
-/** The text of the last message from the user (framework feedback, named `system`, is skipped). */
-function latestUserRequest(messages: readonly Msg[]): string | undefined {
+/**
+ * The text of what the draft must answer: the call's input and every message steered into
+ * it (`input.request`), one per paragraph; without any (a guard input made by hand), the
+ * last message from the user (framework feedback, named `system`, is skipped).
+ */
+function requestText(input: FinishGuardInput): string | undefined {
+  const request = (input.request ?? []).filter((msg) => msg.name !== 'system').map(textOf);
+  if (request.length > 0) return request.join('\n\n');
+  const { messages } = input;
   for (let index = messages.length - 1; index >= 0; index--) {
     const msg = messages[index]!;
     if (msg.role === 'user' && msg.name !== 'system') return textOf(msg);

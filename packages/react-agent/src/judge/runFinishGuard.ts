@@ -21,6 +21,7 @@ export function runFinishGuard(
       agent,
       draft,
       messages: state.transcript.messages(),
+      request: state.transcript.task(),
       rejections: state.guardRejections,
       signal: state.context.signal,
       // Reported apart (`metadata.judgeUsage`), not merged into the agent's own usage.

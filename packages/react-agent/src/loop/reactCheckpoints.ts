@@ -1,5 +1,5 @@
 import type { JsonObject, Msg, ToolUseBlock } from '@rxagent/core';
-import { concatMap, map, type Observable } from 'rxjs';
+import { concatMap, map, type Observable, of } from 'rxjs';
 import type { Decisions, Resolutions } from './decisions.js';
 import type { ReActCallState } from './reactCallState.js';
 import type { Step } from './step.js';
@@ -12,11 +12,15 @@ export const IN_DOUBT_TEXT =
 /**
  * Where a durable ReActAgent call checkpoints, in one place: after each step (a stored
  * reasoning reply, a finished tool batch, feedback), before each tool starts (the call marked
- * started) and after each stored tool result; one `context.checkpoint(progress)` each, saved
- * in order, each awaited before the next model request or tool run (a result's save is
- * queued before the next tool's start and the step's own save). The progress records the
- * next step and the calls of the current batch that started, which `resumeStep` turns back
- * into a step after a crash.
+ * started) and after each stored tool result; one `context.checkpoint(progress)` per
+ * boundary, saved in order, each awaited before the next model request or tool run (a
+ * result's save is queued before the next tool's start and the step's own save). The
+ * progress records the next step and the calls of the current batch that started, which
+ * `resumeStep` turns back into a step after a crash.
+ *
+ * Two boundaries that meet are saved once: the save after a batch's last stored result is
+ * the step's save that follows it, and a final step is saved by the call's end (marked
+ * finished, with the reply) that follows it.
  */
 export class ReActCheckpoints implements ToolCheckpoints {
   #next: JsonObject = { kind: 'reason' };
@@ -36,12 +40,16 @@ export class ReActCheckpoints implements ToolCheckpoints {
       this.#started = [...((progress['started'] as string[] | undefined) ?? [])];
   }
 
-  /** `source` (a step), then a checkpoint of the step it chose, then that step. */
+  /**
+   * `source` (a step), then a checkpoint of the step it chose, then that step; a final step
+   * at once (the call's end saves it).
+   */
   afterStep(source: Observable<Step>): Observable<Step> {
     return source.pipe(
       concatMap((following) => {
         this.#next = nextRecord(following);
         this.#started = [];
+        if (following.kind === 'final') return of(following);
         return this.state.context.checkpoint(this.#progress()).pipe(map(() => following));
       }),
     );
@@ -55,9 +63,11 @@ export class ReActCheckpoints implements ToolCheckpoints {
 
   /**
    * The checkpoint after a stored tool result. Not waited for here: the next tool's start
-   * and the step's own checkpoint are saved after it, and a failure makes those fail.
+   * and the step's own checkpoint are saved after it, and a failure makes those fail. After
+   * the batch's `last` result, none: the step's checkpoint right after it saves that result.
    */
-  afterResult(): void {
+  afterResult(last: boolean): void {
+    if (last) return;
     this.state.context.checkpoint(this.#progress()).subscribe({ error: () => undefined });
   }
 

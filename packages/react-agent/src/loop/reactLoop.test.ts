@@ -241,4 +241,74 @@ describe('runReactLoop', () => {
       expect(stops.every((stop) => stop.closed)).toBe(true);
     });
   });
+
+  describe('a chain of steps that each answer synchronously', () => {
+    it('starts each step after the one that emitted it returned: the stack does not grow', () => {
+      const depths: number[] = [];
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      const steps = 10_000;
+      let n = 0;
+      runReactLoop(
+        reason,
+        () => (sink: StepSink) => {
+          n++;
+          if (n === 2 || n === steps) depths.push(new Error().stack?.split('\n').length ?? 0);
+          sink.next(n < steps ? reason : f);
+          sink.complete();
+          return new Subscription();
+        },
+        observer,
+      );
+      expect(observer.error).not.toHaveBeenCalled();
+      expect(observer.final).toHaveBeenCalledWith(f);
+      expect(observer.complete).toHaveBeenCalledOnce();
+      expect(n).toBe(steps);
+      expect(depths[1]).toBe(depths[0]);
+    });
+
+    it("runs a step's teardown before the step it emitted starts", () => {
+      const order: string[] = [];
+      let n = 0;
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      runReactLoop(
+        reason,
+        () => (sink: StepSink) => {
+          const me = ++n;
+          order.push(`start ${me}`);
+          sink.next(me < 3 ? reason : f);
+          sink.complete();
+          return new Subscription(() => order.push(`stop ${me}`));
+        },
+        observer,
+      );
+      expect(order).toEqual(['start 1', 'stop 1', 'start 2', 'stop 2', 'start 3', 'stop 3']);
+      expect(observer.complete).toHaveBeenCalledOnce();
+    });
+
+    it('starts the steps a step emits in order once it returned, and none once unsubscribed', () => {
+      const started: string[] = [];
+      const sinks: StepSink[] = [];
+      let whenEmitted: string[] = [];
+      const observer = { final: vi.fn(), error: vi.fn(), complete: vi.fn() };
+      const running = runReactLoop(
+        reason,
+        (step) => (sink: StepSink) => {
+          started.push(step.kind);
+          if (step.kind === 'act') {
+            sink.next(summary);
+            sink.next(reason);
+            whenEmitted = [...started];
+          } else if (step.kind === 'summary') running.unsubscribe();
+          sinks.push(sink);
+          return new Subscription();
+        },
+        observer,
+      );
+      sinks[0]!.next(act);
+      expect(whenEmitted).toEqual(['reason', 'act']); // queued until the act step returned
+      expect(started).toEqual(['reason', 'act', 'summary']);
+      expect(running.closed).toBe(true);
+      expect(observer.complete).not.toHaveBeenCalled();
+    });
+  });
 });

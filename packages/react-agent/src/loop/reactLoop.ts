@@ -30,6 +30,12 @@ export type StepStart = (sink: StepSink) => Unsubscribable;
  * the loop calls itself (no Observable per step). A step's error (or a throw in `next` or
  * `final`) ends the loop with that error, once; nothing is reported after that. Returns the
  * subscription of the running steps: unsubscribing it stops them.
+ *
+ * The loop is a trampoline: a step emitted while another step is still starting (a model
+ * and tools that answer synchronously, a replayed session) is queued and started once the
+ * emitting step's own frames have returned, so the stack stays as deep at the thousandth
+ * step as at the first, and a step's teardown (its abort listeners, its timers) runs before
+ * the step after it starts. Steps still start in the order they were emitted.
  */
 export function runReactLoop(
   first: Step,
@@ -37,19 +43,19 @@ export function runReactLoop(
   observer: LoopObserver,
 ): Subscription {
   const loop = new ReactLoopRun(next, observer);
-  try {
-    loop.run(first);
-  } catch (error) {
-    loop.fail(error);
-  }
-  loop.completeIfIdle();
+  loop.run(first);
   return loop.running;
 }
 
-/** The state of one `runReactLoop`: its running steps, and whether it ended. */
+/** The state of one `runReactLoop`: its running and queued steps, and whether it ended. */
 class ReactLoopRun {
   readonly running = new Subscription();
+  /** Steps started and not ended. */
   #active = 0;
+  /** Steps emitted while a step was starting, to start once it returned (in order). */
+  readonly #queued: Step[] = [];
+  /** Whether a `run` below on the stack is starting the queued steps. */
+  #draining = false;
   #ended = false;
 
   constructor(
@@ -62,21 +68,26 @@ class ReactLoopRun {
     return this.#ended || this.running.closed;
   }
 
+  /**
+   * Starts `step` (reports it, when final), and every step emitted meanwhile, one after
+   * another in this frame; called while a step is starting, it only queues `step`.
+   */
   run(step: Step): void {
     // A step still running after the end (until its owner unsubscribes) starts and reports nothing.
-    if (this.#ended) return;
-    if (step.kind === 'final') {
-      this.observer.final(step);
-      return;
+    if (this.stopped) return;
+    this.#queued.push(step);
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let queued = this.#queued.shift(); queued; queued = this.#queued.shift()) {
+        if (this.stopped) break;
+        this.#start(queued);
+      }
+    } finally {
+      this.#queued.length = 0;
+      this.#draining = false;
     }
-    this.#active++;
-    const source = this.next(step);
-    const sink = new StepObserver(this);
-    if (typeof source !== 'function') {
-      this.running.add(source.subscribe(sink));
-      return;
-    }
-    sink.startWith(source);
+    this.completeIfIdle();
   }
 
   fail(error: unknown): void {
@@ -91,9 +102,29 @@ class ReactLoopRun {
   }
 
   completeIfIdle(): void {
-    if (this.#active > 0 || this.#ended) return;
+    if (this.#active > 0 || this.#draining || this.#ended) return;
     this.#ended = true;
     this.observer.complete();
+  }
+
+  /** Starts one step; its throw (in `next` or `final`) ends the loop. */
+  #start(step: Step): void {
+    try {
+      if (step.kind === 'final') {
+        this.observer.final(step);
+        return;
+      }
+      this.#active++;
+      const source = this.next(step);
+      const sink = new StepObserver(this);
+      if (typeof source !== 'function') {
+        this.running.add(source.subscribe(sink));
+        return;
+      }
+      sink.startWith(source);
+    } catch (error) {
+      this.fail(error);
+    }
   }
 }
 
@@ -111,12 +142,7 @@ class StepObserver extends StartedInner<Step> implements StepSink {
   }
 
   next(following: Step): void {
-    if (this.closed) return;
-    try {
-      this.loop.run(following);
-    } catch (error) {
-      this.loop.fail(error);
-    }
+    if (!this.closed) this.loop.run(following);
   }
 
   protected failed(error: unknown): void {

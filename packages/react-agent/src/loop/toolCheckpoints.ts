@@ -5,6 +5,9 @@ import type { Observable } from 'rxjs';
 export interface ToolCheckpoints {
   /** The checkpoint before `call`'s tool runs, marking it started. Cold; one value. */
   beforeTool(call: ToolUseBlock): Observable<void>;
-  /** The checkpoint after a stored tool result (queued, not waited for). */
-  afterResult(): void;
+  /**
+   * The checkpoint after a stored tool result (queued, not waited for); none after the
+   * batch's `last` one, which the step's checkpoint saves.
+   */
+  afterResult(last: boolean): void;
 }

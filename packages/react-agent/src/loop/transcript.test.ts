@@ -225,3 +225,29 @@ describe('Transcript', () => {
     expect(transcript.messages()).toEqual(memory.messages());
   });
 });
+
+describe('Transcript task (what the call works on)', () => {
+  it("is the call's input plus every steered message, in order", () => {
+    const memory = new InMemoryMemory();
+    memory.add(userMsg('an earlier turn'));
+    const transcript = new Transcript(memory, 'a');
+    const question = userMsg('the question');
+    const steered = userMsg('and one more thing');
+    transcript.addInput([question]);
+    transcript.add(createMsg({ name: 'a', role: 'assistant', content: 'working' }));
+    transcript.addSteered(steered);
+    expect(transcript.taskIds()).toEqual([question.id, steered.id]);
+    expect(transcript.task().map(textOf)).toEqual(['the question', 'and one more thing']);
+  });
+
+  it('for a call without input (a resume), is the latest user message and what was steered since', () => {
+    const memory = new InMemoryMemory();
+    const asked = userMsg('the question');
+    memory.add([asked, createMsg({ name: 'system', role: 'user', content: '[Judge feedback] x' })]);
+    const transcript = new Transcript(memory, 'a');
+    expect(transcript.taskIds()).toEqual([asked.id]);
+    const steered = userMsg('also this');
+    transcript.addSteered(steered);
+    expect(transcript.task().map(textOf)).toEqual(['the question', 'also this']);
+  });
+});

@@ -43,6 +43,8 @@ export class Transcript {
   readonly startLength: number;
   /** Ids of the messages the call got as its input and stored (tool results aside). */
   #input: readonly string[] = NO_IDS;
+  /** Whether the call stored input of its own (a resumed one got none: only steered messages). */
+  #hasOwnInput = false;
 
   constructor(
     readonly memory: Memory,
@@ -146,23 +148,39 @@ export class Transcript {
   addInput(msgs: readonly Msg[]): void {
     this.add(msgs);
     // concat: an array of exactly their length (a pushed-to one keeps room for 16 more).
-    if (msgs.length > 0) this.#input = this.#input.concat(msgs.map((msg) => msg.id));
+    if (msgs.length > 0) {
+      this.#input = this.#input.concat(msgs.map((msg) => msg.id));
+      this.#hasOwnInput = true;
+    }
+  }
+
+  /** Stores what `steer()` gave the call, as the user's words that are part of its task. */
+  addSteered(msg: Msg): void {
+    this.addUserWords(msg);
+    this.#input = this.#input.concat(msg.id);
   }
 
   /**
-   * Ids of the messages context compression never replaces: the call's stored input, or,
-   * for a call that got none (a resume), the latest message from the user (framework
-   * feedback, named `system`, aside) — the question the call still works on and a finish
-   * guard judges against.
+   * Ids of the messages context compression never replaces: the call's stored input and
+   * every message steered into it, or, for a call that got no input (a resume), the latest
+   * message from the user (framework feedback, named `system`, aside) and what was steered
+   * since — the request the call still works on, which a finish guard judges against.
    */
   taskIds(): readonly string[] {
-    if (this.#input.length > 0) return this.#input;
+    if (this.#input.length > 0 && this.#hasOwnInput) return this.#input;
     const messages = this.memory.messages();
     for (let index = messages.length - 1; index >= 0; index--) {
       const msg = messages[index]!;
-      if (msg.role === 'user' && msg.name !== 'system') return [msg.id];
+      if (msg.role === 'user' && msg.name !== 'system' && !this.#input.includes(msg.id))
+        return [msg.id, ...this.#input];
     }
-    return [];
+    return this.#input;
+  }
+
+  /** The messages of `taskIds()`, in memory order. */
+  task(): Msg[] {
+    const ids = new Set(this.taskIds());
+    return this.memory.messages().filter((msg) => ids.has(msg.id));
   }
 
   /**

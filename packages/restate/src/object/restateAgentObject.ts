@@ -102,7 +102,7 @@ export function restateAgent(options: RestateAgentObjectOptions) {
       observe: async (ctx: restate.ObjectContext, request: ObserveRequest): Promise<void> => {
         const agent = await loadAgent(ctx);
         await lastValueFrom(agent.observe(request.input), { defaultValue: undefined });
-        ctx.set(AGENT_STATE, agent.stateDict());
+        await saveState(ctx, agent, new RestateJournal(ctx));
       },
       decide: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext, request: DecideRequest): Promise<void> => {
@@ -176,9 +176,7 @@ async function runCall(
         map((event) => event.msg),
       ),
     );
-    // The SDK awaits one journal operation at a time: let the last step's record land first.
-    await journal.settled();
-    ctx.set(AGENT_STATE, agent.stateDict());
+    await saveState(ctx, agent, journal);
     if (reply.metadata['generateReason'] !== 'approval_required') return reply;
     const awakeable = ctx.awakeable<ToolDecisions>();
     const pending: PendingApproval = {
@@ -193,6 +191,27 @@ async function runCall(
     ctx.clear(APPROVAL_STATE);
     input = toolDecisions(decisions);
   }
+}
+
+/**
+ * Stores the agent's state in the object. The state holds fresh ids and timestamps, which a
+ * retried invocation would make anew, and Restate compares a replayed `set` with the recorded
+ * one (error 570 when they differ): so the state is taken in a journaled step and what that
+ * step recorded is stored, and loaded into the agent when it is a replay's, so the agent
+ * goes on exactly from what the object holds.
+ */
+async function saveState(
+  ctx: restate.ObjectContext,
+  agent: AgentBase,
+  journal: RestateJournal,
+): Promise<void> {
+  let taken = false;
+  const state = await journal.step('save state', async () => {
+    taken = true;
+    return agent.stateDict();
+  });
+  if (!taken) agent.loadStateDict(state);
+  ctx.set(AGENT_STATE, state);
 }
 
 /** The event `RestateAgent.stream()` emits while a call waits for `decide`. */

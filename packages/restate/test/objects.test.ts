@@ -1,4 +1,4 @@
-import { type AgentEvent, sequentialPipeline, textOf } from '@rxagent/core';
+import { type AgentEvent, sequentialPipeline, textOf, userMsg } from '@rxagent/core';
 import { RestateAgent, RestateCallError } from '@rxagent/restate';
 import { lastValueFrom, tap, toArray } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,7 +14,9 @@ async function until(check: () => boolean, ms = 20_000): Promise<void> {
 
 /** The [start, end] times of each wait the endpoint recorded for `key`. */
 function intervals(lines: string[], key: string): [number, number][] {
-  const starts = lines.filter((l) => l.startsWith(`start ${key} `)).map((l) => Number(l.split(' ')[2]));
+  const starts = lines
+    .filter((l) => l.startsWith(`start ${key} `))
+    .map((l) => Number(l.split(' ')[2]));
   const ends = lines.filter((l) => l.startsWith(`end ${key} `)).map((l) => Number(l.split(' ')[2]));
   return starts.map((start, i) => [start, ends[i] ?? Number.NaN]);
 }
@@ -31,7 +33,12 @@ describeRestate('restateAgent: keys, interrupts, approvals', () => {
   const worker = (key: string) =>
     new RestateAgent({ name: 'worker', ingressUrl: h.restate.ingressUrl, service: 'worker', key });
   const approver = (key: string) =>
-    new RestateAgent({ name: 'approver', ingressUrl: h.restate.ingressUrl, service: 'approver', key });
+    new RestateAgent({
+      name: 'approver',
+      ingressUrl: h.restate.ingressUrl,
+      service: 'approver',
+      key,
+    });
 
   it('runs the calls of one key one at a time and different keys at once', async () => {
     const call = (key: string) => worker(key).reply('wait 500 ms', { callContext: { key } });
@@ -88,7 +95,7 @@ describeRestate('restateAgent: keys, interrupts, approvals', () => {
 
   it('takes part in a pipeline like a local agent', async () => {
     const reply = await lastValueFrom(
-      sequentialPipeline([worker('pipe'), worker('pipe2')], 'wait 1 ms'),
+      sequentialPipeline([worker('pipe'), worker('pipe2')], userMsg('wait 1 ms')),
     );
     expect(textOf(reply)).toBe('done');
   }, 60_000);

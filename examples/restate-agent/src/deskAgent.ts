@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { type ChatRequest, Toolkit, tool } from '@rxagent/core';
-import type { ScriptedReply } from '@rxagent/core/testing';
+import type { ScriptedReply, ScriptedTurn } from '@rxagent/core/testing';
 import { chooseModel, lastToolOutput, wireText } from '@rxagent/example-kit';
 import { ReActAgent } from '@rxagent/react-agent';
 import { z } from 'zod';
@@ -43,7 +43,7 @@ export function deskToolkit(ledger: string): Toolkit {
  * The offline model's words, chosen from the request (the object makes a new agent per
  * invocation, so a script read in order would start over each time).
  */
-function deskReply(request: ChatRequest): ScriptedReply {
+function deskReply(request: ChatRequest): string | ScriptedTurn {
   const result = lastToolOutput(request, 'book_room');
   const last = request.messages.at(-1);
   if (last?.role === 'user' && wireText(last).includes('go through')) {

@@ -41,7 +41,9 @@ export async function main(options: ExampleOptions = {}): Promise<RestateAgentRe
     endpoint = startEndpoint(port, ledger, env);
     await endpoint.waitFor('ready');
     await server.register(`http://127.0.0.1:${port}`);
-    out.write(`restate: ingress ${server.ingressUrl}, endpoint on port ${port} (process ${endpoint.pid})\n`);
+    out.write(
+      `restate: ingress ${server.ingressUrl}, endpoint on port ${port} (process ${endpoint.pid})\n`,
+    );
     const desk = new RestateAgent({
       name: 'desk',
       ingressUrl: server.ingressUrl,

@@ -6,7 +6,9 @@ import { main, type RestateAgentResult } from '../src/main.js';
 
 const available = restateServerBinary() !== undefined;
 if (!available && process.env['CI'] === 'true') {
-  throw new Error('restate-server is not installed, but CI=true needs it (@restatedev/restate-server).');
+  throw new Error(
+    'restate-server is not installed, but CI=true needs it (@restatedev/restate-server).',
+  );
 }
 
 describe.skipIf(!available)('restate-agent example (offline, a local restate-server)', () => {

@@ -108,11 +108,16 @@ describe('ReActAgent under a StepJournal', () => {
     expect(result.metadata['resultKind']).toBe('in_doubt');
   });
 
-  it('runs an idempotent tool in doubt again', async () => {
+  it('runs an idempotent tool in doubt again (its run is one step: no marker)', async () => {
     const { agent, runs } = setup(true);
     const journal = new MemoryJournal();
     await lastValueFrom(agent().call('Book room 1.', { journal }));
-    journal.retry(2);
+    expect(journal.records.map((record) => record.name)).toEqual([
+      'model',
+      'tool book call_1',
+      'model',
+    ]);
+    journal.retry(1);
     const retried = agent();
     await lastValueFrom(retried.call('Book room 1.', { journal }));
     expect(runs()).toBe(2);

@@ -88,7 +88,7 @@ export function journaledModelStream(
 
 /**
  * One tool run as two journaled steps: `tool started <name> <id>` (a marker), then
- * `tool <name> <id>` (the result). The first time, the tool runs and its events go to the
+ * `tool <name> <id>` (the result); an idempotent tool's run is the result step alone. The first time, the tool runs and its events go to the
  * subscriber as they come; when the call is retried, a recorded result is emitted without a
  * run. A call whose marker was recorded by an earlier attempt but whose result was not is
  * *in doubt*: it runs again when `idempotent`, else its result is the error result
@@ -130,11 +130,14 @@ export function journaledToolRun(
       fresh || idempotent
         ? runTool()
         : Promise.resolve({ result: errorResult(call, IN_DOUBT_OUTPUT), inDoubt: true });
-    journal
-      .step(`tool started ${call.name} ${call.id}`, async () => {
-        fresh = true;
-        return true;
-      })
+    // An idempotent tool runs again when in doubt anyway: no marker, one step fewer.
+    const marked = idempotent
+      ? Promise.resolve(true)
+      : journal.step(`tool started ${call.name} ${call.id}`, async () => {
+          fresh = true;
+          return true;
+        });
+    marked
       .then(() =>
         closed ? undefined : journal.step(`tool ${call.name} ${call.id}`, step as never),
       )

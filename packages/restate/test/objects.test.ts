@@ -1,4 +1,13 @@
-import { type AgentEvent, sequentialPipeline, textOf, userMsg } from '@rxagent/core';
+import {
+  type AgentEvent,
+  type Msg,
+  sequentialPipeline,
+  Toolkit,
+  textOf,
+  userMsg,
+} from '@rxagent/core';
+import { ScriptedChatModel } from '@rxagent/core/testing';
+import { ReActAgent } from '@rxagent/react-agent';
 import { RestateAgent, RestateCallError } from '@rxagent/restate';
 import { lastValueFrom, tap, toArray } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -91,6 +100,34 @@ describeRestate('restateAgent: keys, interrupts, approvals', () => {
     const reply = all.at(-1) as { type: 'reply'; msg: Parameters<typeof textOf>[0] };
     expect(textOf(reply.msg)).toBe('refund handled');
     expect(h.lines('refund.log')).toEqual(['A-1']);
+  }, 60_000);
+
+  it('steers a running call: the message reaches its next model request', async () => {
+    const agent = worker('steer');
+    const reply = lastValueFrom(
+      agent.stream('wait 1500 ms', { callContext: { key: 'steer' } }).pipe(toArray()),
+    );
+    await until(() => h.lines('wait.log').some((l) => l.startsWith('start steer ')));
+    agent.steer('STEER: and hurry');
+    const events = await reply;
+    const last = events.at(-1) as { type: 'reply'; msg: Msg };
+    // The endpoint's model saw the steered message in its request after the tool.
+    expect(textOf(last.msg)).toBe('done, steered');
+    expect(last.msg.metadata['steered']).toHaveLength(1);
+  }, 60_000);
+
+  it('works as a tool of a local agent', async () => {
+    const local = new ReActAgent({
+      name: 'boss',
+      sysPrompt: 'Delegate.',
+      model: new ScriptedChatModel([
+        { toolCalls: [{ name: 'worker', arguments: { request: 'wait 1 ms' } }] },
+        (request) => `worker said ${String(request.messages.at(-1)?.content)}`,
+      ]),
+      toolkit: new Toolkit([worker('as-tool').asTool()]),
+    });
+    const reply = await local.reply('Go.');
+    expect(textOf(reply)).toBe('worker said done');
   }, 60_000);
 
   it('takes part in a pipeline like a local agent', async () => {

@@ -1,4 +1,4 @@
-import { IN_DOUBT_OUTPUT, textOf } from '@rxagent/core';
+import { IN_DOUBT_OUTPUT, textOf, userMsg } from '@rxagent/core';
 import { RestateAgent } from '@rxagent/restate';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -76,6 +76,18 @@ describeRestate('restateAgent: the endpoint killed (SIGKILL) and started again',
     expect(h.openai.rejected).toHaveLength(0);
     expect(all.some((event) => event.type === 'postActing')).toBe(true);
   }, 60_000);
+
+  it('observes messages into the conversation (as a hub participant does)', async () => {
+    const before = h.openai.requests.length;
+    h.openai.enqueue('Noted: a late arrival.');
+    const desk = agent('observer');
+    await lastValueFrom(desk.observe(userMsg('The guest arrives at 23:00.')), {
+      defaultValue: undefined,
+    });
+    await desk.reply('Anything I should know?');
+    const sent = JSON.stringify(h.openai.requests[before]!.body['messages']);
+    expect(sent).toContain('The guest arrives at 23:00.');
+  }, 30_000);
 
   it('keeps the conversation in the object state: the next call sees it, valid', async () => {
     const before = h.openai.requests.length;

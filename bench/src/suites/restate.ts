@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { textOf } from '@rxagent/core';
@@ -11,6 +13,17 @@ import { benchAgent } from './restateAgents.js';
 const bench = fileURLToPath(new URL('../../', import.meta.url));
 const peerScript = fileURLToPath(new URL('./restatePeer.ts', import.meta.url));
 const ROUNDS = 4;
+
+/**
+ * The restate-server binary, resolved from the bench's own dependencies (the built
+ * `@rxagent/restate` lives where the npm package is not linked).
+ */
+function serverBinary(): string {
+  const require = createRequire(import.meta.url);
+  const server = require.resolve('@restatedev/restate-server/package.json');
+  const platform = `@restatedev/restate-server-${process.platform}-${process.arch}/package.json`;
+  return join(dirname(createRequire(server).resolve(platform)), 'bin', 'restate-server');
+}
 
 /** Starts the endpoint, on the sources when this process runs on them, else on the builds. */
 function startPeer(port: number): { ready: Promise<void>; kill(): Promise<void> } {
@@ -64,7 +77,7 @@ function median(values: readonly number[]): number {
  */
 export async function restate(config: BenchConfig): Promise<SuiteResult> {
   const count = config.quick ? 20 : 100;
-  const server = await startRestateServer();
+  const server = await startRestateServer({ binary: serverBinary() });
   const port = await freePort();
   const peer = startPeer(port);
   try {

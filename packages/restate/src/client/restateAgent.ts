@@ -185,9 +185,11 @@ export class RestateAgent extends AgentBase {
           { runId, after: last },
           { signal },
         );
-      } catch (error) {
+      } catch {
+        // The reply decides how the call ends; events are read again after a pause.
         if (signal.aborted || replied) return;
-        throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
       }
       for (const event of page.events) {
         const seq = event['seq'];

@@ -74,7 +74,10 @@ describeRestate('restateAgent: the endpoint killed (SIGKILL) and started again',
     expect(h.lines('book.log').filter((room) => room === '7')).toHaveLength(1);
     expect(h.openai.requests.length - before).toBe(3);
     expect(h.openai.rejected).toHaveLength(0);
-    expect(all.some((event) => event.type === 'postActing')).toBe(true);
+    // The restarted endpoint replays the recorded steps' events under the same numbers: the
+    // reader skips those it had, so the tool's event arrives once.
+    expect(all.filter((event) => event.type === 'postActing')).toHaveLength(1);
+    expect(all.filter((event) => event.type === 'preActing')).toHaveLength(1);
   }, 60_000);
 
   it('observes messages into the conversation (as a hub participant does)', async () => {

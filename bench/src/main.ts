@@ -26,6 +26,7 @@ import { longLoop } from './suites/longLoop.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
+import { restate } from './suites/restate.js';
 import { sqlite } from './suites/sqlite.js';
 import { streaming } from './suites/streaming.js';
 import { workers } from './suites/workers.js';
@@ -51,9 +52,10 @@ const SUITES = [
   'durable',
   'guardrails',
   'sqlite',
+  'restate',
 ] as const;
-/** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite']);
+/** Suites that run only when named in `--only=` (they need more than Node: a server, a build). */
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite', 'restate']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -106,6 +108,7 @@ if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
 if (want('guardrails')) report(await guardrails(config));
 if (want('sqlite')) report(await sqlite(config));
+if (want('restate')) report(await restate(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

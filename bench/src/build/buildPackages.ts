@@ -1,5 +1,5 @@
 /**
- * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic, @rxagent/eval and @rxagent/redis from `src/` to plain JavaScript under
+ * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic, @rxagent/eval, @rxagent/redis and @rxagent/restate from `src/` to plain JavaScript under
  * `bench/results/.build/node_modules/@rxagent/*`, the way `tsc` builds them for users
  * (no type check: the workspace's `tsc` does that). The bench then runs the code users run:
  * tsx, which runs the sources, compiles with esbuild's `keepNames`, and that wraps every
@@ -47,6 +47,11 @@ const PACKAGES = [
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
   { dir: 'packages/sqlite', name: '@rxagent/sqlite', exports: { '.': './index.js' } },
+  {
+    dir: 'packages/restate',
+    name: '@rxagent/restate',
+    exports: { '.': './index.js', './testing': './testing/index.js' },
+  },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {

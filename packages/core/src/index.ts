@@ -77,6 +77,12 @@ export {
 export { SUMMARY_PROMPT, summaryRequest, transcript } from './context/summaryRequest.js';
 export type { Checkpoint, CheckpointCall, RunStatus } from './durable/checkpoint.js';
 export type { DurableOptions } from './durable/durableOptions.js';
+export {
+  IN_DOUBT_OUTPUT,
+  journaledModelStream,
+  journaledToolRun,
+} from './durable/journaledSteps.js';
+export type { StepJournal } from './durable/stepJournal.js';
 export { deleteCheckpoint, loadCheckpoint } from './durable/storedCheckpoint.js';
 export { unfinishedRuns } from './durable/unfinishedRuns.js';
 export {

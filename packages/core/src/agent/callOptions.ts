@@ -1,4 +1,5 @@
 import type { Budget } from '../budget/budget.js';
+import type { StepJournal } from '../durable/stepJournal.js';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
 
@@ -43,6 +44,12 @@ export interface CallOptions {
    * under that tool call's).
    */
   readonly caller?: CallerRef;
+  /**
+   * A durable-execution engine's journal for this call (see `StepJournal`): a ReActAgent
+   * runs each model request and each tool run of the call as one journaled step, so a call
+   * the engine retries after a crash replays them instead of asking or running again.
+   */
+  readonly journal?: StepJournal;
 }
 
 /**

@@ -12,6 +12,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   budget: true,
   callContext: true,
   caller: true,
+  journal: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */

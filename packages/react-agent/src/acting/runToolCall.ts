@@ -3,6 +3,7 @@ import {
   ApprovalPendingError,
   type JsonObject,
   type JsonValue,
+  journaledToolRun,
   Phases,
   type PostActingEvent,
   type PreActingEvent,
@@ -131,7 +132,7 @@ export function startToolCall(
       postActing(
         toolCall,
         result,
-        run.duplicate ? 'duplicate' : resultKind(result, context.signal),
+        run.duplicate ? 'duplicate' : run.inDoubt ? 'in_doubt' : resultKind(result, context.signal),
       );
     };
     const start = (): void => {
@@ -243,6 +244,8 @@ function toolContext(
 class ToolCallRun {
   /** Whether the call was answered as a duplicate instead of run. */
   duplicate = false;
+  /** Whether a durable engine's retry found the call started with no recorded result. */
+  inDoubt = false;
   readonly #key: string;
   readonly #dedupe: boolean;
 
@@ -271,7 +274,7 @@ class ToolCallRun {
   events(): Observable<ToolEvent> {
     const duplicate = this.#duplicate();
     if (duplicate !== undefined) return of(duplicate);
-    return this.state.toolkit.execute(this.#request(), this.#context());
+    return this.#journaled(this.state.toolkit.execute(this.#request(), this.#context()));
   }
 
   /**
@@ -280,6 +283,7 @@ class ToolCallRun {
    * teardown that stops the run.
    */
   start(sink: Observer<ToolEvent>): TeardownLogic {
+    if (this.state.context.options.journal !== undefined) return this.events().subscribe(sink);
     const duplicate = this.#duplicate();
     if (duplicate !== undefined) {
       sink.next(duplicate);
@@ -287,6 +291,16 @@ class ToolCallRun {
       return undefined;
     }
     return this.state.toolkit.startExecute(this.#request(), this.#context(), sink);
+  }
+
+  /** Under a durable engine's journal, the run as journaled steps (see `journaledToolRun`). */
+  #journaled(events: Observable<ToolEvent>): Observable<ToolEvent> {
+    const { journal } = this.state.context.options;
+    if (journal === undefined) return events;
+    const idempotent = this.state.toolkit.get(this.call.name)?.idempotent === true;
+    return journaledToolRun(journal, this.call, idempotent, events, () => {
+      this.inDoubt = true;
+    });
   }
 
   /** The result event of a duplicate (the call is not run), or `undefined`: then it is run. */

@@ -4,6 +4,7 @@ import {
   type ChatRequest,
   type ChatResponse,
   ChatResponseAccumulator,
+  journaledModelStream,
   type ModelResponseInfo,
   type Msg,
   newId,
@@ -65,8 +66,11 @@ export function startStreamReply(
 ): TeardownLogic {
   // Only the stream goes on: closures made in `receiveReply` must not keep `request` (the
   // wire messages) alive, or a parked call would hold its conversation once more.
-  const signal = state.context.signal;
-  const stream = model.stream(request.signal === signal ? request : { ...request, signal });
+  const { signal, options, agent } = state.context;
+  let stream = model.stream(request.signal === signal ? request : { ...request, signal });
+  // Under a durable engine's journal the request is one journaled step (replayed on retry).
+  if (options.journal !== undefined)
+    stream = journaledModelStream(options.journal, stream, signal, agent.name);
   return receiveReply(state, stream, sink, model.modelName);
 }
 

@@ -37,6 +37,8 @@ import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { agentOffload } from './offload/agentOffload.js';
+import type { ResultOffload } from './offload/resultOffload.js';
 import { openPlanDecision } from './plan/openPlanReminder.js';
 import { type Plan, planJson } from './plan/plan.js';
 import { PlanNotebook } from './plan/planNotebook.js';
@@ -98,6 +100,7 @@ export class ReActAgent extends AgentBase {
   readonly #maxInputChars: number;
   readonly #plan: PlanNotebook | undefined;
   readonly #approvalRules: readonly ApprovalRule[];
+  readonly #offload: ResultOffload | undefined;
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
@@ -123,11 +126,14 @@ export class ReActAgent extends AgentBase {
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
     const callToolkit = this.#handoffs.extend(this.toolkit);
-    this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
+    const offload = agentOffload(options);
+    this.#offload = offload.offload;
+    this.#callToolkit = offload.extend(plan ? callToolkit.extend(planTools(plan)) : callToolkit);
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
     if (plan) this.registerState('plan', plan);
+    if (this.#offload) this.registerState('offload', this.#offload);
   }
 
   /** The plan the model made (`plan: true`), open or finished, if it made one. */
@@ -176,6 +182,7 @@ export class ReActAgent extends AgentBase {
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
+      state.offload = this.#offload;
       state.meter = new UsageMeter(context, budget, this.model.modelName);
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;

@@ -12,6 +12,7 @@ import type { FinishGuard } from './judge/finishGuard.js';
 import type { ApprovalRule } from './loop/approvalRules.js';
 import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
+import type { OffloadOptions } from './offload/offloadOptions.js';
 
 /** Options of `new ReActAgent(...)`. */
 export interface ReActAgentOptions extends AgentBaseOptions {
@@ -87,6 +88,17 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * and field.
    */
   readonly approvalRules?: readonly ApprovalRule[];
+  /**
+   * Keeps long tool results out of the context: a result with more than `overChars`
+   * characters of text is stored (in the agent's state, or in `store`, a `MemoryStore`) and
+   * the model sees its first `overChars` characters followed by a notice with its size and a
+   * handle; the tool `read_result({ handle, offset?, length? })` returns exactly
+   * `text.slice(offset, offset + length)` (`length` default and at most `overChars`).
+   * `read_result`'s own results are never offloaded; an offloaded result is not truncated
+   * (`maxResultChars`) further. Offloaded results are saved, loaded and checkpointed with
+   * the agent's state. The result's Msg carries `metadata.offloaded = { handle, chars }`.
+   */
+  readonly offload?: OffloadOptions;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -110,5 +122,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     budget: true,
     plan: true,
     approvalRules: true,
+    offload: true,
   },
 );

@@ -7,6 +7,12 @@ export {
 export { firstDifference, type JsonDifference } from './cassette/firstDifference.js';
 export { type RecordModelOptions, recordModel } from './cassette/recordModel.js';
 export { type ReplayModelOptions, replayModel } from './cassette/replayModel.js';
+export {
+  type CacheUsage,
+  cacheHitRatio,
+  OpenAIPromptCache,
+  openAIPromptText,
+} from './promptCache.js';
 export type {
   ScriptedError,
   ScriptedReply,

@@ -1,5 +1,6 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { UsageMeter } from '../budget/usageMeter.js';
+import type { ResultOffload } from '../offload/resultOffload.js';
 import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
 import type { RememberedApprovals } from './rememberedApprovals.js';
@@ -48,6 +49,8 @@ export class ReActCallState {
   approvals: RememberedApprovals | undefined;
   /** The checkpoints of a durable call (`durable` agent option); none otherwise. */
   checkpoints: ToolCheckpoints | undefined;
+  /** Where long tool results go (`offload` agent option); none otherwise. */
+  offload: ResultOffload | undefined;
 
   constructor(
     readonly context: CallContext,

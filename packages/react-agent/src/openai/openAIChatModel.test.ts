@@ -131,6 +131,7 @@ describe('OpenAIChatModel.stream', () => {
       inputTokens: expect.any(Number),
       outputTokens: expect.any(Number),
       totalTokens: expect.any(Number),
+      cachedInputTokens: 0,
     });
     expect(response.usage!.totalTokens).toBe(
       response.usage!.inputTokens + response.usage!.outputTokens,
@@ -156,7 +157,7 @@ describe('OpenAIChatModel.stream', () => {
         thinking: 'Quick.',
         reasoningField: 'reasoning_content',
         finishReason: 'stop',
-        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5, cachedInputTokens: 0 },
       },
     ]);
     expect(server.rejected).toEqual([]);

@@ -101,17 +101,14 @@ describe('AnthropicChatModel cache: true over a scripted 30-turn tool session', 
     await lastValueFrom(agent.call(userMsg('Go.')));
     const marked = (body: JsonObject): string[] => {
       const out: string[] = [];
-      (body['tools'] as JsonObject[]).forEach(
-        (t, i) => t['cache_control'] && out.push(`tools.${i}`),
-      );
-      (body['system'] as JsonObject[]).forEach(
-        (b, i) => b['cache_control'] && out.push(`system.${i}`),
-      );
-      (body['messages'] as JsonObject[]).forEach((m, i) =>
-        (m['content'] as JsonObject[]).forEach(
-          (b, j) => b['cache_control'] && out.push(`messages.${i}.${j}`),
-        ),
-      );
+      const mark = (blocks: JsonObject[], path: string) => {
+        for (const [i, block] of blocks.entries())
+          if (block['cache_control']) out.push(`${path}.${i}`);
+      };
+      mark(body['tools'] as JsonObject[], 'tools');
+      mark(body['system'] as JsonObject[], 'system');
+      for (const [i, m] of (body['messages'] as JsonObject[]).entries())
+        mark(m['content'] as JsonObject[], `messages.${i}`);
       return out;
     };
     expect(marked(server.requests[0]!.body)).toEqual(['tools.1', 'system.0', 'messages.0.0']);

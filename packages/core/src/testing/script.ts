@@ -28,7 +28,12 @@ export interface ScriptedTurn {
   thinking?: string;
   toolCalls?: ScriptedToolCall[];
   /** Default: a deterministic estimate, `ceil(chars / 4)` of the request's messages and of the output. */
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    /** Input tokens read from a prompt cache (`ScriptedChatModel`; the strict servers simulate their own cache). */
+    cachedInputTokens?: number;
+  };
   /** Characters of text (and thinking) per streamed chunk; default: one word per chunk. */
   chunkSize?: number;
   /** Wait before the first chunk (abortable). */

@@ -174,7 +174,12 @@ describe('fromChatCompletion', () => {
 describe('toUsage', () => {
   it('sums the parts when the server omits total_tokens', () => {
     const partial = { prompt_tokens: 2, completion_tokens: 3 } as Parameters<typeof toUsage>[0];
-    expect(toUsage(partial)).toEqual({ inputTokens: 2, outputTokens: 3, totalTokens: 5, cachedInputTokens: 0 });
+    expect(toUsage(partial)).toEqual({
+      inputTokens: 2,
+      outputTokens: 3,
+      totalTokens: 5,
+      cachedInputTokens: 0,
+    });
     expect(toUsage(null)).toBeUndefined();
   });
 });

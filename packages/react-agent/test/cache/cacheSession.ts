@@ -1,4 +1,5 @@
-import { type ScriptedReply, type ScriptedToolCall, Toolkit, tool } from '@rxagent/core';
+import { Toolkit, tool } from '@rxagent/core';
+import type { ScriptedReply, ScriptedToolCall } from '@rxagent/core/testing';
 import { z } from 'zod';
 
 /** A realistic system prompt of about 1,200 tokens: role, rules and conventions. */

@@ -23,6 +23,7 @@ import { inProcess } from './suites/inProcess.js';
 import { longConversation } from './suites/longConversation.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
+import { promptCache } from './suites/promptCache.js';
 import { redis } from './suites/redis.js';
 import { streaming } from './suites/streaming.js';
 import { workers } from './suites/workers.js';
@@ -45,6 +46,7 @@ const SUITES = [
   'workers',
   'evalOverhead',
   'durable',
+  'promptCache',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable']);
@@ -97,6 +99,7 @@ if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
+if (want('promptCache')) report(await promptCache(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -72,7 +72,11 @@ export function commonPrefix(a: string, b: string): number {
  *
  * @example
  * ```ts
- * const ratio = cacheHitRatio(server.requests); // e.g. 0.91
+ * const requests = [
+ *   { cache: { inputTokens: 1200, cachedTokens: 0, writtenTokens: 0 } },
+ *   { cache: { inputTokens: 1400, cachedTokens: 1152, writtenTokens: 0 } },
+ * ];
+ * console.log(cacheHitRatio(requests)); // 0.443… (or pass a strict server's `requests`)
  * ```
  */
 export function cacheHitRatio(requests: readonly { readonly cache?: CacheUsage }[]): number {

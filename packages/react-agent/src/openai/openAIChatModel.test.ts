@@ -144,6 +144,15 @@ describe('OpenAIChatModel.stream', () => {
     });
   });
 
+  it('sends promptCacheKey as prompt_cache_key, and rejects an empty one', async () => {
+    await start('ok');
+    await collect(model({ promptCacheKey: 'tenant-7' }).stream(request()));
+    expect(server.requests[0]!.body['prompt_cache_key']).toBe('tenant-7');
+    expect(() => model({ promptCacheKey: '' })).toThrow(
+      /promptCacheKey must be a non-empty string/u,
+    );
+  });
+
   it('sends one request and emits one chunk with everything when not streaming', async () => {
     await start({
       text: 'All at once',

@@ -58,6 +58,11 @@ export class AnthropicPromptCache {
   /** Serves one request: what it read from and wrote to the cache. */
   serve(body: JsonObject): CacheUsage {
     const blocks = anthropicPromptBlocks(body);
+    if (!blocks.some((block) => block.breakpoint)) {
+      // Nothing to read or write: no hashing.
+      const chars = blocks.reduce((sum, block) => sum + block.text.length, 0);
+      return { inputTokens: Math.max(1, Math.ceil(chars / 4)), cachedTokens: 0, writtenTokens: 0 };
+    }
     const hashes: string[] = [];
     const tokens: number[] = [];
     let chars = 0;

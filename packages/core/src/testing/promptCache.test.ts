@@ -53,6 +53,33 @@ describe('OpenAIPromptCache', () => {
     expect(cache.serve({ ...body(long), tools: tools('one') }).cachedTokens).toBeGreaterThan(1900);
   });
 
+  it('agrees with the longest common prefix over any earlier request, on random sessions', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const cache = new OpenAIPromptCache();
+    const seen: string[] = [];
+    const sessions: string[][] = [[], [], []];
+    for (let i = 0; i < 60; i++) {
+      const session = sessions[random(3)]!;
+      // Grow a session, or (sometimes) edit an earlier message of it: a cache break.
+      if (session.length > 0 && random(5) === 0) session[random(session.length)] = `edited ${i}`;
+      session.push('w'.repeat(200 + random(1500)));
+      const request = body(
+        session[0]!,
+        session.slice(1).map((content) => ({ role: 'user', content })),
+      );
+      const text = openAIPromptText(request);
+      const longest = Math.max(0, ...seen.map((earlier) => commonPrefix(text, earlier)));
+      const whole = Math.floor(longest / 4);
+      const expected = whole < 1024 ? 0 : Math.floor(whole / 128) * 128;
+      expect(cache.serve(request).cachedTokens).toBe(expected);
+      seen.push(text);
+    }
+  });
+
   it('cacheHitRatio sums cached over input tokens, skipping requests without a record', () => {
     expect(cacheHitRatio([])).toBe(0);
     expect(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JsonObject } from '../json.js';
 
 /** What a simulated prompt cache reported for one request (the strict test servers). */
@@ -29,28 +30,46 @@ export function openAIPromptText(body: JsonObject): string {
   return JSON.stringify(body['tools'] ?? []) + JSON.stringify(body['messages'] ?? []);
 }
 
+/** The characters of one 128-token step by the estimate (4 characters a token). */
+const STEP_CHARS = OPENAI_CACHE_STEP_TOKENS * 4;
+
 /**
  * OpenAI's automatic prompt caching as documented, simulated: a request reads from the cache
  * the longest prefix it shares with any request served before (compared character by
  * character on `openAIPromptText`), counted in whole tokens (`floor(chars / 4)`), rounded down
  * to a multiple of 128 tokens, and only when that is at least 1,024 tokens; else nothing.
- * Every served request's text is remembered (no expiry).
+ * Every served request is remembered (no expiry), as a chain of hashes of its 512-character
+ * steps, so a request costs time in its own length only, however many came before.
  */
 export class OpenAIPromptCache {
-  readonly #seen: string[] = [];
+  readonly #prefixes = new Set<string>();
 
   /** Serves one request: what it read from the cache, and it is remembered for later ones. */
   serve(body: JsonObject): CacheUsage {
     const text = openAIPromptText(body);
-    let longest = 0;
-    for (const earlier of this.#seen) longest = Math.max(longest, commonPrefix(text, earlier));
-    this.#seen.push(text);
-    const shared = Math.floor(longest / 4);
-    const cachedTokens =
-      shared < OPENAI_CACHE_MIN_TOKENS
-        ? 0
-        : Math.floor(shared / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS;
-    return { inputTokens: estimateTokens(text.length), cachedTokens, writtenTokens: 0 };
+    const inputTokens = estimateTokens(text.length);
+    // A text under the minimum can neither hit nor give a later request a long enough prefix.
+    if (text.length < OPENAI_CACHE_MIN_TOKENS * 4)
+      return { inputTokens, cachedTokens: 0, writtenTokens: 0 };
+    let shared = 0;
+    let matching = true;
+    let running = '';
+    for (let at = STEP_CHARS; at <= text.length; at += STEP_CHARS) {
+      // Each step's hash covers the whole prefix up to it: equal hashes, equal prefixes.
+      running = createHash('sha1')
+        .update(running)
+        .update(text.slice(at - STEP_CHARS, at))
+        .digest('base64');
+      if (matching && this.#prefixes.has(running)) shared = at / STEP_CHARS;
+      else matching = false;
+      this.#prefixes.add(running);
+    }
+    const tokens = shared * OPENAI_CACHE_STEP_TOKENS;
+    return {
+      inputTokens,
+      cachedTokens: tokens >= OPENAI_CACHE_MIN_TOKENS ? tokens : 0,
+      writtenTokens: 0,
+    };
   }
 }
 

@@ -27,7 +27,11 @@ export interface ScriptedTurn {
   text?: string;
   thinking?: string;
   toolCalls?: ScriptedToolCall[];
-  /** Default: a deterministic estimate, `ceil(chars / 4)` of the request's messages and of the output. */
+  /**
+   * Default: a deterministic estimate, `ceil(chars / 4)` of the request's messages (the strict
+   * servers: of the JSON of its tools, system prompt and messages) and of the output. The
+   * strict servers report their simulated cache reads within the input, capped at it.
+   */
   usage?: {
     inputTokens: number;
     outputTokens: number;

@@ -35,6 +35,8 @@ export class ResultOffload implements StateModule {
   readonly #texts = new Map<string, string>();
   readonly #stored = new Set<string>();
   readonly #writes = new Map<string, Promise<void>>();
+  /** The state as last taken for a checkpoint, until something changes (never changed in place). */
+  #snapshot: JsonObject | undefined;
 
   constructor(agentName: string, options: OffloadOptions) {
     this.overChars = options.overChars;
@@ -54,6 +56,7 @@ export class ResultOffload implements StateModule {
     if (text.length <= this.overChars) return undefined;
     const handle = `result-${randomUUID().slice(0, 8)}`;
     this.#texts.set(handle, text);
+    this.#snapshot = undefined;
     if (this.#store) this.#write(handle, text);
     const shown = text.slice(0, this.overChars);
     const notice = offloadNotice(handle, text.length, shown.length, this.overChars);
@@ -85,6 +88,12 @@ export class ResultOffload implements StateModule {
     return { version: 1, texts: Object.fromEntries(this.#texts), stored: [...this.#stored] };
   }
 
+  /** `stateDict()`, the same object while nothing changed: a checkpoint need not copy big texts again. */
+  checkpointDict(): JsonObject {
+    this.#snapshot ??= this.stateDict();
+    return this.#snapshot;
+  }
+
   loadStateDict(state: JsonObject): void {
     const { version, texts, stored } = state;
     if (
@@ -100,6 +109,7 @@ export class ResultOffload implements StateModule {
       );
     this.#texts.clear();
     this.#stored.clear();
+    this.#snapshot = undefined;
     for (const handle of stored as string[]) this.#stored.add(handle);
     for (const [handle, text] of Object.entries(texts)) {
       this.#texts.set(handle, text as string);
@@ -128,6 +138,7 @@ export class ResultOffload implements StateModule {
         this.#stored.add(handle);
         this.#texts.delete(handle);
         this.#writes.delete(handle);
+        this.#snapshot = undefined;
       },
       () => {
         // Kept in the state: nothing is lost, and it is read from there.

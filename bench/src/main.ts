@@ -25,6 +25,7 @@ import { longConversation } from './suites/longConversation.js';
 import { longLoop } from './suites/longLoop.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
+import { promptCache } from './suites/promptCache.js';
 import { redis } from './suites/redis.js';
 import { restate } from './suites/restate.js';
 import { sqlite } from './suites/sqlite.js';
@@ -53,6 +54,7 @@ const SUITES = [
   'guardrails',
   'sqlite',
   'restate',
+  'promptCache',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: a server, a build). */
 const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite', 'restate']);
@@ -109,6 +111,7 @@ if (want('durable')) report(await durable(config));
 if (want('guardrails')) report(await guardrails(config));
 if (want('sqlite')) report(await sqlite(config));
 if (want('restate')) report(await restate(config));
+if (want('promptCache')) report(await promptCache(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

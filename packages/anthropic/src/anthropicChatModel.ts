@@ -37,7 +37,10 @@ export interface AnthropicChatModelOptions {
   maxTokens?: number;
   /** The API's thinking setting, sent as given: `{ type: 'enabled', budget_tokens: 2048 }`. */
   thinking?: ThinkingConfigParam;
-  /** Prompt caching: `cache_control` on the system prompt and on the last tool (default false). */
+  /**
+   * Prompt caching (default false): `cache_control` on the last system block, the last tool,
+   * and the latest messages, rolling forward with the conversation (at most 4 breakpoints).
+   */
   cache?: boolean;
   temperature?: number;
   /** Retries of a transient failure (429, 5xx, 529 overloaded) before the first chunk (default 2). */

@@ -83,6 +83,7 @@ describe('StreamEventReader', () => {
         inputTokens: 16,
         outputTokens: 7,
         totalTokens: 23,
+        cachedInputTokens: 4,
         cacheReadTokens: 4,
         cacheWriteTokens: 2,
       },

@@ -195,7 +195,12 @@ export class StreamEventReader {
   #currentUsage(): Usage {
     const { input, output, cacheRead, cacheWrite } = this.#usage;
     const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
-    const usage: Usage = { inputTokens, outputTokens: output, totalTokens: inputTokens + output };
+    const usage: Usage = {
+      inputTokens,
+      outputTokens: output,
+      totalTokens: inputTokens + output,
+      cachedInputTokens: cacheRead ?? 0,
+    };
     if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
     if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
     return usage;

@@ -25,7 +25,7 @@ export interface MessagesRequestSettings {
   readonly temperature?: number;
   /** The API's own thinking setting, sent as given. */
   readonly thinking?: ThinkingConfigParam;
-  /** Put `cache_control` on the system prompt and the last tool. */
+  /** Put `cache_control` on the system prompt, the last tool and the latest messages (see `toMessagesRequest`). */
   readonly cache: boolean;
   /** Body fields sent with every request. */
   readonly extraBody?: JsonObject;
@@ -43,6 +43,12 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
  * `Continue.` (a trailing assistant turn would be a prefill). `toolChoice` maps `'required'` to `{ type: 'any' }` and
  * `{ name }` to `{ type: 'tool', name }`; with thinking enabled a forced choice is sent as
  * `auto`, since the API rejects forced tool use while thinking.
+ *
+ * With `cache`, the request carries at most 4 `cache_control` breakpoints that roll forward
+ * with the conversation: the last system block, the last tool, the last block of the final
+ * message, and the last block of the message two turns before it (where the previous
+ * request of a tool loop ended, so its cache entry is found however many blocks the new
+ * turns added; thinking blocks cannot carry a breakpoint and are passed over).
  *
  * @throws InvalidArgumentError when no user or assistant message is left to send.
  */
@@ -70,6 +76,7 @@ export function toMessagesRequest(
     if (settings.cache) system[system.length - 1] = { ...system.at(-1)!, cache_control: EPHEMERAL };
     body['system'] = system;
   }
+  if (settings.cache) markLatest(messages);
   body['messages'] = messages;
   if (settings.thinking !== undefined) body['thinking'] = settings.thinking;
   const tools = request.tools ?? [];
@@ -93,6 +100,20 @@ function toTools(tools: readonly ToolSchema[], cache: boolean): Tool[] {
     if (cache && index === tools.length - 1) tool.cache_control = EPHEMERAL;
     return tool;
   });
+}
+
+/** Breakpoints on the final message and on the one two turns before it (fresh turns, changed in place). */
+function markLatest(messages: MessageParam[]): void {
+  for (const at of [messages.length - 3, messages.length - 1]) {
+    const content = messages[at]?.content;
+    if (!Array.isArray(content)) continue;
+    for (let index = content.length - 1; index >= 0; index--) {
+      const block = content[index]!;
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
+      content[index] = { ...block, cache_control: EPHEMERAL } as ContentBlockParam;
+      break;
+    }
+  }
 }
 
 function toToolChoice(

@@ -285,6 +285,7 @@ export {
   sanitizeName,
 } from './model/formatMessages.js';
 export { isUsageByAgent, type UsageByAgent, usageByAgent } from './model/usageByAgent.js';
+export { usageCacheRatio } from './model/usageCacheRatio.js';
 export { toWireToolChoice, type WireToolChoice } from './model/wireToolChoice.js';
 export { checkAgentOptions } from './options/checkAgentOptions.js';
 export { checkOptions, optionNames, suggestOption } from './options/checkOptions.js';

@@ -33,6 +33,31 @@ describe('traceHtml', () => {
     );
   });
 
+  it('shows the share of input a prompt cache served, per request and for the run', async () => {
+    const events = await weatherRun();
+    // The model requests of the run, with the cache counts a provider would report.
+    let request = 0;
+    const cached = events.map((event) =>
+      event.type === 'postReasoning' && event.usage
+        ? {
+            ...event,
+            usage: {
+              inputTokens: 1000,
+              outputTokens: 5,
+              totalTokens: 1005,
+              cachedInputTokens: request++ * 400,
+            },
+          }
+        : event,
+    );
+    const html = traceHtml(cached);
+    expect(html).toContain('1000 in / 5 out tokens'); // the first request: nothing cached
+    expect(html).toContain('1000 in (40% cached) / 5 out tokens');
+    expect(html).toContain('1000 in (80% cached) / 5 out tokens');
+    expect(html).toContain('<b>40%</b><span>input from cache</span>');
+    expect(traceHtml(events)).not.toContain('input from cache');
+  });
+
   it('marks an approval, and lanes with hub deliveries', async () => {
     const approval = traceHtml(await approvalRun());
     expect(approval).toContain('data-marker="approval"');

@@ -22,8 +22,9 @@ import type {
   PreCallEvent,
   PreReasoningEvent,
   PreSummaryEvent,
+  Usage,
 } from '@rxagent/core';
-import { toolOutputText } from '@rxagent/core';
+import { toolOutputText, usageCacheRatio } from '@rxagent/core';
 import type { CallSpans } from './callSpans.js';
 import { GenAi } from './genAiAttributes.js';
 import { genAiMessages } from './genAiMessages.js';
@@ -170,11 +171,12 @@ export class AgentTracer {
       if (info.usage !== undefined) {
         span.setAttribute(GenAi.usageInputTokens, info.usage.inputTokens);
         span.setAttribute(GenAi.usageOutputTokens, info.usage.outputTokens);
-        const { cacheReadTokens, cacheWriteTokens } = info.usage;
-        if (cacheReadTokens !== undefined)
-          span.setAttribute(GenAi.usageCacheReadTokens, cacheReadTokens);
+        const { cacheReadTokens, cacheWriteTokens, cachedInputTokens } = info.usage;
+        const cacheRead = cachedInputTokens ?? cacheReadTokens;
+        if (cacheRead !== undefined) span.setAttribute(GenAi.usageCacheReadTokens, cacheRead);
         if (cacheWriteTokens !== undefined)
           span.setAttribute(GenAi.usageCacheWriteTokens, cacheWriteTokens);
+        setCacheHitRatio(span, info.usage);
       }
       if (info.model !== undefined) span.setAttribute(GenAi.responseModel, info.model);
       const skipped = reply.metadata['fallback'];
@@ -245,10 +247,14 @@ export class AgentTracer {
       if (typeof reason === 'string') span.setAttribute(GenAi.generateReason, reason);
       const usage = reply.metadata['usage'];
       if (typeof usage === 'object' && usage !== null && !Array.isArray(usage)) {
-        const { inputTokens, outputTokens } = usage;
+        const { inputTokens, outputTokens, cachedInputTokens } = usage;
         if (typeof inputTokens === 'number') span.setAttribute(GenAi.usageInputTokens, inputTokens);
         if (typeof outputTokens === 'number') {
           span.setAttribute(GenAi.usageOutputTokens, outputTokens);
+        }
+        if (typeof cachedInputTokens === 'number') {
+          span.setAttribute(GenAi.usageCacheReadTokens, cachedInputTokens);
+          setCacheHitRatio(span, usage as unknown as Usage);
         }
       }
       if (this.#captureContent) span.setAttribute(GenAi.outputMessages, genAiMessages([reply]));
@@ -314,4 +320,10 @@ function addRequestOptions(attributes: Attributes, options: ModelOptions): void 
 function modelNameOf(agent: Agent): string | undefined {
   const name = (agent as { model?: { modelName?: unknown } }).model?.modelName;
   return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** `rxagent.usage.cache_hit_ratio` of a span whose usage says how much input a cache served. */
+function setCacheHitRatio(span: Span, usage: Usage): void {
+  const ratio = usageCacheRatio(usage);
+  if (ratio !== undefined) span.setAttribute(GenAi.usageCacheHitRatio, ratio);
 }

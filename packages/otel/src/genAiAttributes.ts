@@ -36,6 +36,8 @@ export const GenAi = {
   generateReason: 'rxagent.generate_reason',
   /** rxagent: the call was abandoned (unsubscribed) before it ended. */
   cancelled: 'rxagent.cancelled',
+  /** rxagent: the share of input tokens read from a prompt cache, 0 to 1 (`cachedInputTokens / inputTokens`). */
+  usageCacheHitRatio: 'rxagent.usage.cache_hit_ratio',
   /** rxagent: the models a fallback chain skipped before one answered, with why (JSON). */
   fallbackSkipped: 'rxagent.fallback.skipped',
 } as const;

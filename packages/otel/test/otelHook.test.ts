@@ -122,6 +122,32 @@ describe('otelHook', () => {
     });
   });
 
+  it('records the input a prompt cache served and the hit ratio on chat and call spans', async () => {
+    const agent = agentWith(tracing, [
+      {
+        toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Oslo' } }],
+        usage: { inputTokens: 1000, outputTokens: 4, cachedInputTokens: 0 },
+      },
+      { text: 'Sunny.', usage: { inputTokens: 1000, outputTokens: 2, cachedInputTokens: 900 } },
+    ]);
+    await ask(agent, 'Weather in Oslo?');
+
+    const [first, , second] = tracing.spans();
+    expect(first?.attributes).toMatchObject({
+      'gen_ai.usage.cache_read.input_tokens': 0,
+      'rxagent.usage.cache_hit_ratio': 0,
+    });
+    expect(second?.attributes).toMatchObject({
+      'gen_ai.usage.cache_read.input_tokens': 900,
+      'rxagent.usage.cache_hit_ratio': 0.9,
+    });
+    expect(tracing.span('invoke_agent assistant').attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 2000,
+      'gen_ai.usage.cache_read.input_tokens': 900,
+      'rxagent.usage.cache_hit_ratio': 0.45,
+    });
+  });
+
   it('records the model that answered and the models a fallback chain skipped on the chat span', async () => {
     const down = new ScriptedChatModel([{ error: { status: 503, message: 'down' } }], {
       modelName: 'primary',

@@ -18,6 +18,14 @@ export { ReActCallState } from './loop/reactCallState.js';
 export type { RememberedApproval, RememberedApprovals } from './loop/rememberedApprovals.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
 export { Transcript } from './loop/transcript.js';
+export type { OffloadOptions } from './offload/offloadOptions.js';
+export { readResultTool } from './offload/readResultTool.js';
+export {
+  type OffloadedResult,
+  offloadNotice,
+  READ_RESULT_TOOL,
+  ResultOffload,
+} from './offload/resultOffload.js';
 export {
   type DirectRoute,
   DirectRoutes,

@@ -40,6 +40,8 @@ import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { agentOffload } from './offload/agentOffload.js';
+import type { ResultOffload } from './offload/resultOffload.js';
 import { openPlanDecision } from './plan/openPlanReminder.js';
 import { type Plan, planJson } from './plan/plan.js';
 import { PlanNotebook } from './plan/planNotebook.js';
@@ -103,6 +105,7 @@ export class ReActAgent extends AgentBase {
   readonly #approvalRules: readonly ApprovalRule[];
   readonly #systemPrompt: string; // sysPrompt plus the skills catalog, built once: byte-stable
   readonly #guardrails: AgentGuardrails | undefined;
+  readonly #offload: ResultOffload | undefined;
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
@@ -133,12 +136,15 @@ export class ReActAgent extends AgentBase {
     const skills = agentSkills(options);
     this.#systemPrompt = skills ? joinSections(this.sysPrompt, skills.catalog()) : this.sysPrompt;
     const callToolkit = this.#handoffs.extend(this.toolkit);
+    const offload = agentOffload(options);
+    this.#offload = offload.offload;
     const extra = [...(plan ? planTools(plan) : []), ...(skills ? skillTools(skills) : [])];
-    this.#callToolkit = extra.length > 0 ? callToolkit.extend(extra) : callToolkit;
+    this.#callToolkit = offload.extend(extra.length > 0 ? callToolkit.extend(extra) : callToolkit);
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
     if (plan) this.registerState('plan', plan);
+    if (this.#offload) this.registerState('offload', this.#offload);
   }
 
   /** The plan the model made (`plan: true`), open or finished, if it made one. */
@@ -205,6 +211,7 @@ export class ReActAgent extends AgentBase {
       state.maxIters = maxIters;
       state.maxToolFailures = this.maxToolFailures;
       state.planVersion = this.#plan?.version ?? 0;
+      state.offload = this.#offload;
       state.meter = new UsageMeter(context, budget, this.model.modelName);
       state.outputGuard = this.#guardrails?.outputGuard(context);
       const first = admitted ?? resumeStep(recovered!, state);

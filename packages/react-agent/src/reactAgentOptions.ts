@@ -14,6 +14,7 @@ import type { FinishGuard } from './judge/finishGuard.js';
 import type { ApprovalRule } from './loop/approvalRules.js';
 import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
+import type { OffloadOptions } from './offload/offloadOptions.js';
 
 /** Options of `new ReActAgent(...)`. */
 export interface ReActAgentOptions extends AgentBaseOptions {
@@ -107,6 +108,17 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * guardrail that throws or takes longer than its `timeoutMs` trips (fail closed).
    */
   readonly guardrails?: readonly Guardrail[];
+  /**
+   * Keeps long tool results out of the context: a result with more than `overChars`
+   * characters of text is stored (in the agent's state, or in `store`, a `MemoryStore`) and
+   * the model sees its first `overChars` characters followed by a notice with its size and a
+   * handle; the tool `read_result({ handle, offset?, length? })` returns exactly
+   * `text.slice(offset, offset + length)` (`length` default and at most `overChars`).
+   * `read_result`'s own results are never offloaded; an offloaded result is not truncated
+   * (`maxResultChars`) further. Offloaded results are saved, loaded and checkpointed with
+   * the agent's state. The result's Msg carries `metadata.offloaded = { handle, chars }`.
+   */
+  readonly offload?: OffloadOptions;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -132,5 +144,6 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     approvalRules: true,
     skills: true,
     guardrails: true,
+    offload: true,
   },
 );

@@ -159,11 +159,16 @@ describe('usage through sub-agents (asTool)', () => {
     const reply = await run(top.agent, userMsg('Go'));
 
     const meta = replyMetadata(reply);
-    expect(meta.usage).toEqual({ inputTokens: 260, outputTokens: 75, totalTokens: 335 });
+    expect(meta.usage).toEqual({
+      inputTokens: 260,
+      outputTokens: 75,
+      totalTokens: 335,
+      cachedInputTokens: 0,
+    });
     expect(meta.usageByAgent).toEqual({
-      top: { inputTokens: 200, outputTokens: 50, totalTokens: 250 },
-      mid: { inputTokens: 50, outputTokens: 20, totalTokens: 70 },
-      leaf: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      top: { inputTokens: 200, outputTokens: 50, totalTokens: 250, cachedInputTokens: 0 },
+      mid: { inputTokens: 50, outputTokens: 20, totalTokens: 70, cachedInputTokens: 0 },
+      leaf: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cachedInputTokens: 0 },
     });
   });
 
@@ -205,8 +210,8 @@ describe('usage through sub-agents (asTool)', () => {
     expect(meta.generateReason).toBe('budget');
     expect(meta.budget).toEqual({ limit: 'maxTokens', usedTokens: 750, maxTokens: 500 });
     expect(meta.usageByAgent).toEqual({
-      parent: { inputTokens: 100, outputTokens: 50, totalTokens: 150 },
-      sub: { inputTokens: 400, outputTokens: 200, totalTokens: 600 },
+      parent: { inputTokens: 100, outputTokens: 50, totalTokens: 150, cachedInputTokens: 0 },
+      sub: { inputTokens: 400, outputTokens: 200, totalTokens: 600, cachedInputTokens: 0 },
     });
     expect(wireMessages(parent.server, 0).at(-1)).toMatchObject({ role: 'user' });
   });

@@ -113,6 +113,7 @@ describe('ReActAgent context', () => {
       inputTokens: 1_020,
       outputTokens: 102,
       totalTokens: 1_122,
+      cachedInputTokens: 10, // the simulated cache hit, capped at the scripted input of one request
     });
   });
 

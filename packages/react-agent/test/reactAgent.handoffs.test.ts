@@ -187,10 +187,15 @@ describe('handoffPipeline with ReActAgents', () => {
       handoffPipeline([triage.agent, billing.agent], userMsg('Refund?')),
     );
 
-    expect(reply.metadata['usage']).toEqual({ inputTokens: 70, outputTokens: 15, totalTokens: 85 });
+    expect(reply.metadata['usage']).toEqual({
+      inputTokens: 70,
+      outputTokens: 15,
+      totalTokens: 85,
+      cachedInputTokens: 0,
+    });
     expect(reply.metadata['usageByAgent']).toEqual({
-      triage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 },
-      billing: { inputTokens: 40, outputTokens: 10, totalTokens: 50 },
+      triage: { inputTokens: 30, outputTokens: 5, totalTokens: 35, cachedInputTokens: 0 },
+      billing: { inputTokens: 40, outputTokens: 10, totalTokens: 50, cachedInputTokens: 0 },
     });
   });
 

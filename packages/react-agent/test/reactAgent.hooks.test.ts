@@ -323,10 +323,13 @@ describe('ReActAgent postReasoning response info', () => {
 
     expect(seen).toEqual([
       {
-        usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 },
+        usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13, cachedInputTokens: 0 },
         finishReason: 'tool_calls',
       },
-      { usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 }, finishReason: 'stop' },
+      {
+        usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22, cachedInputTokens: 0 },
+        finishReason: 'stop',
+      },
     ]);
   });
 });

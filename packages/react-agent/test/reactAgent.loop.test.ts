@@ -200,6 +200,7 @@ describe.each([{ stream: true }, { stream: false }])(
         inputTokens: 30,
         outputTokens: 8,
         totalTokens: 38,
+        cachedInputTokens: 0,
       });
     });
   },

@@ -274,7 +274,12 @@ describe('JudgeGuard minChars and judge usage', () => {
     const reply = await run(agent, userMsg('Capital of France?'));
 
     const meta = replyMetadata(reply);
-    expect(meta.usage).toEqual({ inputTokens: 7, outputTokens: 2, totalTokens: 9 });
+    expect(meta.usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 2,
+      totalTokens: 9,
+      cachedInputTokens: 0,
+    });
     expect(meta.judgeUsage).toEqual({ inputTokens: 1000, outputTokens: 1, totalTokens: 1001 });
   });
 });

@@ -276,6 +276,7 @@ describe('StructuredOutputAgent over HTTP', () => {
       inputTokens: 200,
       outputTokens: 14,
       totalTokens: 214,
+      cachedInputTokens: 0,
     });
   });
 

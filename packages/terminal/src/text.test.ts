@@ -38,4 +38,12 @@ describe('text helpers', () => {
     );
     expect(formatUsage(undefined)).toBeUndefined();
   });
+
+  it('shows the prompt-cache hit ratio when some input was read from a cache', () => {
+    const usage = { inputTokens: 1200, outputTokens: 67, totalTokens: 1267 };
+    expect(formatUsage({ ...usage, cachedInputTokens: 1020 })).toBe(
+      '1200 in (85% cached) / 67 out tokens',
+    );
+    expect(formatUsage({ ...usage, cachedInputTokens: 0 })).toBe('1200 in / 67 out tokens');
+  });
 });

@@ -1,4 +1,4 @@
-import type { Usage } from '@rxagent/core';
+import { type Usage, usageCacheRatio } from '@rxagent/core';
 
 /** `text` cut to `max` characters, with an ellipsis when it was longer. */
 export function truncate(text: string, max: number): string {
@@ -48,10 +48,19 @@ export function formatCount(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
-/** `345 in / 67 out tokens`, or `undefined` when the model reported no usage. */
+/**
+ * `345 in / 67 out tokens`, with the prompt-cache hit ratio when some input was read from a
+ * cache (`1200 in (85% cached) / 67 out tokens`), or `undefined` when the model reported no
+ * usage.
+ */
 export function formatUsage(usage: unknown): string | undefined {
   if (!isUsage(usage)) return undefined;
-  return `${usage.inputTokens} in / ${usage.outputTokens} out tokens`;
+  const ratio = usageCacheRatio(usage);
+  const cached =
+    ratio !== undefined && (usage.cachedInputTokens ?? 0) > 0
+      ? ` (${Math.round(ratio * 100)}% cached)`
+      : '';
+  return `${usage.inputTokens} in${cached} / ${usage.outputTokens} out tokens`;
 }
 
 function isUsage(value: unknown): value is Usage {

@@ -1,3 +1,5 @@
+export { type CacheUsage, cacheHitRatio } from '@rxagent/core/testing';
+export { AnthropicPromptCache, anthropicPromptBlocks } from './anthropicPromptCache.js';
 export type {
   AnthropicScriptedError,
   AnthropicScriptedReply,

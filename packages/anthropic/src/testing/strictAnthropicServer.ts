@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { JsonObject } from '@rxagent/core';
+import type { CacheUsage } from '@rxagent/core/testing';
+import { AnthropicPromptCache } from './anthropicPromptCache.js';
 import type {
   AnthropicScriptedError,
   AnthropicScriptedReply,
@@ -19,6 +20,8 @@ export interface AnthropicRecordedRequest {
   readonly headers: IncomingMessage['headers'];
   /** Why it was answered 400, when it was. */
   readonly rejection?: string;
+  /** What the simulated prompt cache reported for it (see `AnthropicPromptCache`); absent when it never reached the model. */
+  readonly cache?: CacheUsage;
 }
 
 /** A running strict loopback Messages API server (see `startStrictAnthropicServer`). */
@@ -55,8 +58,11 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
  * `tool_use` left unanswered, a thinking `signature` that does not match the thinking this
  * server sent, a missing `max_tokens`, turns out of alternation, forced tool use while
  * thinking, and more; a request without `x-api-key` or `anthropic-version` gets a 401 / 400.
- * Usage counts cache writes and reads: the first request with a `cache_control` prefix
- * writes it, later identical prefixes read it. A request after the script ran out is
+ * Usage simulates prompt caching (see `AnthropicPromptCache`): `cache_read_input_tokens` and
+ * `cache_creation_input_tokens` by the `cache_control` breakpoints, `input_tokens` the rest of
+ * the estimate `ceil(chars / 4)` of the tools', system's and messages' JSON (unless the
+ * script sets usage); each answered request records its `cache` usage (see
+ * `cacheHitRatio`); more than 4 breakpoints is a 400, like the API. A request after the script ran out is
  * answered 500 with `x-should-retry: false`.
  *
  * @example
@@ -85,7 +91,7 @@ class AnthropicLoopback implements StrictAnthropicServer {
   readonly #script: AnthropicScriptedReply[];
   readonly #sockets = new Set<Socket>();
   readonly #signer = new ThinkingSigner();
-  readonly #cached = new Set<string>();
+  readonly #cache = new AnthropicPromptCache();
   readonly #requests: AnthropicRecordedRequest[] = [];
   readonly #rejected: AnthropicRecordedRequest[] = [];
   #answered = 0;
@@ -174,6 +180,11 @@ class AnthropicLoopback implements StrictAnthropicServer {
       if (rejection !== undefined) this.#rejected.push(entry);
       return parsed;
     };
+    // The request's entry, once more with what the cache reported (entries are immutable).
+    const withCache = (cache: CacheUsage): void => {
+      const at = this.#requests.length - 1;
+      this.#requests[at] = { ...this.#requests[at]!, cache };
+    };
     if (
       typeof req.headers['x-api-key'] !== 'string' &&
       typeof req.headers['authorization'] !== 'string'
@@ -222,7 +233,11 @@ class AnthropicLoopback implements StrictAnthropicServer {
       return;
     }
     this.#answered++;
-    void this.#serve(req, res, parsed, turn, number);
+    const error = turn.error;
+    const refused = error?.status !== undefined && error.afterChunks === undefined;
+    const cache = refused ? undefined : this.#cache.serve(parsed);
+    if (cache) withCache(cache);
+    void this.#serve(req, res, parsed, turn, number, cache);
   }
 
   async #serve(
@@ -231,6 +246,7 @@ class AnthropicLoopback implements StrictAnthropicServer {
     body: JsonObject,
     turn: AnthropicScriptedTurn,
     number: number,
+    cache: CacheUsage | undefined,
   ): Promise<void> {
     const error = turn.error;
     if (error?.status !== undefined && error.afterChunks === undefined) {
@@ -242,7 +258,7 @@ class AnthropicLoopback implements StrictAnthropicServer {
       messageId: `msg_${number}`,
       signer: this.#signer,
       nextToolId: () => `toolu_${++this.#toolIds}`,
-      usage: this.#usage(body, turn),
+      usage: usageOf(cache, turn),
     });
     let closed = false;
     res.once('close', () => {
@@ -288,47 +304,17 @@ class AnthropicLoopback implements StrictAnthropicServer {
     };
     res.end(encodeEvent(errorEvent));
   }
-
-  /** Input tokens, and the cache: a `cache_control` prefix is written once, then read. */
-  #usage(
-    body: JsonObject,
-    turn: AnthropicScriptedTurn,
-  ): { input: number; cacheRead: number; cacheWrite: number } {
-    const total = Math.max(1, Math.ceil(JSON.stringify(body['messages'] ?? '').length / 4));
-    const prefix = cachedPrefix(body);
-    let cacheRead = 0;
-    let cacheWrite = 0;
-    if (prefix !== undefined) {
-      const key = createHash('sha256').update(prefix).digest('hex');
-      const tokens = Math.max(1, Math.ceil(prefix.length / 4));
-      if (this.#cached.has(key)) cacheRead = tokens;
-      else {
-        this.#cached.add(key);
-        cacheWrite = tokens;
-      }
-    }
-    return { input: turn.usage?.inputTokens ?? total, cacheRead, cacheWrite };
-  }
 }
 
-/** The tools and system prompt up to the last `cache_control` in them, as text; `undefined` when none. */
-function cachedPrefix(body: JsonObject): string | undefined {
-  const parts: unknown[] = [];
-  let marked = -1;
-  for (const source of [body['tools'], body['system']]) {
-    if (!Array.isArray(source)) continue;
-    for (const item of source) {
-      parts.push(item);
-      if (
-        item !== null &&
-        typeof item === 'object' &&
-        (item as JsonObject)['cache_control'] !== undefined
-      ) {
-        marked = parts.length;
-      }
-    }
-  }
-  return marked < 0 ? undefined : JSON.stringify(parts.slice(0, marked));
+/** The usage a reply reports: the input not read from or written to the cache, and the cache's counts. */
+function usageOf(
+  cache: CacheUsage | undefined,
+  turn: AnthropicScriptedTurn,
+): { input: number; cacheRead: number; cacheWrite: number } {
+  const cacheRead = cache?.cachedTokens ?? 0;
+  const cacheWrite = cache?.writtenTokens ?? 0;
+  const rest = Math.max(0, (cache?.inputTokens ?? 1) - cacheRead - cacheWrite);
+  return { input: turn.usage?.inputTokens ?? rest, cacheRead, cacheWrite };
 }
 
 function errorType(status: number): string {

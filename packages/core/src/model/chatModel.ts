@@ -42,6 +42,12 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Input tokens written to the provider's prompt cache (counted in `inputTokens`). */
   cacheWriteTokens?: number;
+  /**
+   * Input tokens read from a prompt cache, counted within `inputTokens` (OpenAI's
+   * `cached_tokens`, Anthropic's `cache_read_input_tokens`; writes excluded); 0 when none.
+   * The OpenAI and Anthropic models always report it; sums keep it when either side has it.
+   */
+  cachedInputTokens?: number;
 }
 
 /** A fragment of one tool call; fragments with the same `index` concatenate. */

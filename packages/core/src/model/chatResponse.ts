@@ -249,5 +249,8 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
   if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) {
     sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
   }
+  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined) {
+    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
+  }
   return sum;
 }

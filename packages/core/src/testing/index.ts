@@ -13,6 +13,12 @@ export {
   type SessionConformanceOptions,
   sessionConformance,
 } from './conformance/index.js';
+export {
+  type CacheUsage,
+  cacheHitRatio,
+  OpenAIPromptCache,
+  openAIPromptText,
+} from './promptCache.js';
 export type {
   ScriptedError,
   ScriptedReply,

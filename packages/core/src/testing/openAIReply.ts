@@ -31,6 +31,7 @@ export function streamEvents(
   meta: ReplyMeta,
   includeUsage: boolean,
   wire?: DialectWire,
+  cachedTokens = 0,
 ): StreamEvents {
   const chunk = (delta: WireObject, finishReason: string | null = null): WireObject => ({
     id: meta.id,
@@ -68,13 +69,18 @@ export function streamEvents(
     ...(!toolCallsOnly && { preamble: chunk({ role: 'assistant', content: '', refusal: null }) }),
     counted,
     ...(includeUsage && {
-      usage: { ...chunk({}), choices: [], usage: wireUsage(plan) },
+      usage: { ...chunk({}), choices: [], usage: wireUsage(plan, cachedTokens) },
     }),
   };
 }
 
 /** Builds the `chat.completion` object of a non-streamed reply; `wire` adds a dialect's fields. */
-export function completion(plan: TurnPlan, meta: ReplyMeta, wire?: DialectWire): WireObject {
+export function completion(
+  plan: TurnPlan,
+  meta: ReplyMeta,
+  wire?: DialectWire,
+  cachedTokens = 0,
+): WireObject {
   const text = plan.text.join('');
   const thinking = plan.thinking.join('');
   const details = wire?.details;
@@ -108,7 +114,7 @@ export function completion(plan: TurnPlan, meta: ReplyMeta, wire?: DialectWire):
     model: meta.model,
     system_fingerprint: FINGERPRINT,
     choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
-    usage: wireUsage(plan),
+    usage: wireUsage(plan, cachedTokens),
   };
 }
 
@@ -157,10 +163,11 @@ function reasoningDelta(
   return { content: '', [field]: piece, reasoning_details: [detail] };
 }
 
-function wireUsage(plan: TurnPlan): WireObject {
+function wireUsage(plan: TurnPlan, cachedTokens: number): WireObject {
   return {
     prompt_tokens: plan.usage.inputTokens,
     completion_tokens: plan.usage.outputTokens,
     total_tokens: plan.usage.totalTokens,
+    prompt_tokens_details: { cached_tokens: cachedTokens },
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { JsonObject } from '../json.js';
+import type { CacheUsage } from './promptCache.js';
 
 /** One `POST /v1/chat/completions` the strict server received, and how it was answered. */
 export interface RecordedRequest {
@@ -15,6 +16,8 @@ export interface RecordedRequest {
   readonly rejection?: string;
   /** Whether the client closed the connection before the response ended. */
   readonly aborted: boolean;
+  /** What the simulated prompt cache reported for it; absent for a request that never reached the model (rejected, or a scripted error status). */
+  readonly cache?: CacheUsage;
   /** Resolves when the response ended, was reset, or was aborted. */
   readonly done: Promise<void>;
 }
@@ -24,6 +27,7 @@ export class Recording implements RecordedRequest {
   readonly stream: boolean;
   readonly done: Promise<void>;
   rejection?: string;
+  cache?: CacheUsage;
   readonly #controller = new AbortController();
   readonly #res: ServerResponse;
   #endedByServer = false;

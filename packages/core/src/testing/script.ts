@@ -27,8 +27,17 @@ export interface ScriptedTurn {
   text?: string;
   thinking?: string;
   toolCalls?: ScriptedToolCall[];
-  /** Default: a deterministic estimate, `ceil(chars / 4)` of the request's messages and of the output. */
-  usage?: { inputTokens: number; outputTokens: number };
+  /**
+   * Default: a deterministic estimate, `ceil(chars / 4)` of the request's messages (the strict
+   * servers: of the JSON of its tools, system prompt and messages) and of the output. The
+   * strict servers report their simulated cache reads within the input, capped at it.
+   */
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    /** Input tokens read from a prompt cache (`ScriptedChatModel`; the strict servers simulate their own cache). */
+    cachedInputTokens?: number;
+  };
   /** Characters of text (and thinking) per streamed chunk; default: one word per chunk. */
   chunkSize?: number;
   /** Wait before the first chunk (abortable). */

@@ -24,6 +24,8 @@ export interface Exchange {
 export interface ReplyShape {
   readonly stream: boolean;
   readonly includeUsage: boolean;
+  /** Input tokens read from the prompt cache, reported as `prompt_tokens_details.cached_tokens`. */
+  readonly cachedTokens?: number;
   readonly meta: ReplyMeta;
   /** A dialect's fields (see `StrictServerDialect`). */
   readonly wire?: DialectWire;
@@ -46,7 +48,7 @@ export async function serveTurn(
     const message = error.message ?? defaultErrorMessage(error.status);
     return sendJson(exchange, error.status, errorBody(error.status, message), error.headers);
   }
-  const events = streamEvents(plan, shape.meta, shape.includeUsage, shape.wire);
+  const events = streamEvents(plan, shape.meta, shape.includeUsage, shape.wire, shape.cachedTokens);
   const counted = error ? events.counted.slice(0, error.afterChunks) : events.counted;
   if (!shape.stream) {
     // A non-streamed reply takes as long as the stream would have.
@@ -55,7 +57,7 @@ export async function serveTurn(
       exchange.signal,
     );
     if (error) return exchange.reset();
-    return sendJson(exchange, 200, completion(plan, shape.meta, shape.wire));
+    return sendJson(exchange, 200, completion(plan, shape.meta, shape.wire, shape.cachedTokens));
   }
   const { res } = exchange;
   res.writeHead(200, {

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 import { errorBody } from './openAIReply.js';
+import { OpenAIPromptCache } from './promptCache.js';
 import { type RecordedRequest, Recording } from './recordedRequest.js';
 import { resolveReply, type ScriptedReply, scriptExhaustedMessage } from './script.js';
 import { type DialectWire, ServerDialect, type StrictServerDialect } from './serverDialect.js';
@@ -55,6 +56,11 @@ const DIALECTS: readonly StrictServerDialect[] = ['deepseek', 'gemini', 'openrou
  * that provider rejects for reasoning not sent back). A request arriving after the script
  * ran out is answered 500 with a message saying so (and `x-should-retry: false`).
  *
+ * It simulates OpenAI's prompt caching (see `OpenAIPromptCache`): every reply's usage has
+ * `prompt_tokens_details.cached_tokens` (0 when nothing was cached), `prompt_tokens` is the
+ * estimate `ceil(chars / 4)` of the tools' and messages' JSON unless the script sets usage,
+ * and each answered request records its `cache` usage (see `cacheHitRatio`).
+ *
  * @example
  * ```ts run
  * const server = await startStrictOpenAIServer({ script: ['Hello!'] });
@@ -95,6 +101,7 @@ class LoopbackServer implements StrictOpenAIServer {
   readonly #open = new Set<Recording>();
   readonly #requests: Recording[] = [];
   readonly #rejected: Recording[] = [];
+  readonly #cache = new OpenAIPromptCache();
   #scripted: number;
   #answered = 0;
   #callIds = 0;
@@ -220,6 +227,19 @@ class LoopbackServer implements StrictOpenAIServer {
     try {
       const turn = resolveReply(reply, fromWireRequest(body, signal), this.#answered++);
       plan = planTurn(turn, body.messages, () => `call_${++this.#callIds}`);
+      // A request that reaches the model is cached (and read from the cache) even when its
+      // reply then fails; one refused before it (a scripted status) is not.
+      if (!(turn.error && turn.error.afterChunks === undefined)) {
+        recording.cache = this.#cache.serve(body);
+        if (turn.usage === undefined) {
+          const inputTokens = recording.cache.inputTokens;
+          const outputTokens = plan.usage.outputTokens;
+          plan = {
+            ...plan,
+            usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+          };
+        }
+      }
       if (this.#dialect) ({ plan, wire } = this.#dialect.shape(plan, this.#answered));
     } catch (error) {
       const message = `StrictOpenAIServer: the script function for request #${number} threw: ${(error as Error).message}`;
@@ -230,6 +250,7 @@ class LoopbackServer implements StrictOpenAIServer {
     const shape = {
       stream: recording.stream,
       includeUsage: isJsonObject(options) && options.include_usage === true,
+      cachedTokens: Math.min(recording.cache?.cachedTokens ?? 0, plan.usage.inputTokens),
       meta: {
         id: `chatcmpl-${requestId.slice(4)}`,
         created: Math.floor(Date.now() / 1000),

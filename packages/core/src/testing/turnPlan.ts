@@ -53,7 +53,14 @@ export function planTurn(
     thinking: splitText(thinking, turn.chunkSize),
     text: splitText(text, turn.chunkSize),
     toolCalls,
-    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    usage: {
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+      ...(turn.usage?.cachedInputTokens !== undefined && {
+        cachedInputTokens: turn.usage.cachedInputTokens,
+      }),
+    },
     finishReason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     delayMs: turn.delayMs ?? 0,
     chunkDelayMs: turn.chunkDelayMs ?? 0,

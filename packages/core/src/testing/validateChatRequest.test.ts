@@ -53,6 +53,13 @@ function withMessages(...messages: Array<Record<string, unknown>>): Body {
 const user = { role: 'user', content: 'Hi' };
 
 describe('validateChatRequest', () => {
+  it('accepts a string prompt_cache_key and rejects any other', () => {
+    expect(validateChatRequest({ ...validBody(), prompt_cache_key: 'session-1' })).toBeUndefined();
+    expect(validateChatRequest({ ...validBody(), prompt_cache_key: 42 })).toMatch(
+      /prompt_cache_key: expected a string/u,
+    );
+  });
+
   it('accepts a valid multi-tool conversation', () => {
     expect(validateChatRequest(validBody())).toBeUndefined();
   });

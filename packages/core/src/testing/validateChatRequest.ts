@@ -121,6 +121,7 @@ function checkStreaming(body: Record<string, unknown>): void {
 function checkSampling(body: Record<string, unknown>): void {
   checkRange(body, 'temperature', 0, 2);
   checkRange(body, 'top_p', 0, 1);
+  checkCacheKey(body);
   for (const key of ['max_tokens', 'max_completion_tokens']) {
     const value = body[key];
     if (
@@ -131,6 +132,13 @@ function checkSampling(body: Record<string, unknown>): void {
       reject(key, `expected a positive integer, got ${JSON.stringify(value)}`);
     }
   }
+}
+
+/** `prompt_cache_key`, when sent, is a string (the API rejects anything else). */
+function checkCacheKey(body: Record<string, unknown>): void {
+  const key = body['prompt_cache_key'];
+  if (key !== undefined && key !== null && typeof key !== 'string')
+    reject('prompt_cache_key', `expected a string, got ${typeName(key)}`);
 }
 
 function checkRange(body: Record<string, unknown>, key: string, min: number, max: number): void {

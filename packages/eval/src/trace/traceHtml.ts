@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@rxagent/core';
+import { type AgentEvent, type Usage, usageCacheRatio } from '@rxagent/core';
 import { clip, escapeHtml, formatMs, pageHead, prettyJson } from '../html/escapeHtml.js';
 import { PAGE_CSS } from '../html/pageCss.js';
 import type { TraceEntry } from './traceEntry.js';
@@ -54,11 +54,44 @@ function duration(model: TraceModel, start: number, end: number | undefined): st
   return end === undefined ? 'did not end' : formatMs(end - start);
 }
 
+/**
+ * The share of the requests' input tokens a prompt cache served, over the requests whose
+ * usage says (`cachedInputTokens`); `undefined` when none does.
+ */
+function cacheShare(usages: readonly (Usage | undefined)[]): number | undefined {
+  let input = 0;
+  let cached = 0;
+  let known = false;
+  for (const usage of usages) {
+    if (usage?.cachedInputTokens === undefined) continue;
+    known = true;
+    input += usage.inputTokens;
+    cached += usage.cachedInputTokens;
+  }
+  return known
+    ? (usageCacheRatio({
+        inputTokens: input,
+        outputTokens: 0,
+        totalTokens: input,
+        cachedInputTokens: cached,
+      }) ?? 0)
+    : undefined;
+}
+
+/** ` (85% cached)` after a request's input tokens when a cache served some of them. */
+function cachedNote(usage: Usage): string {
+  const ratio = usageCacheRatio(usage);
+  return ratio === undefined || !(usage.cachedInputTokens! > 0)
+    ? ''
+    : ` (${Math.round(ratio * 100)}% cached)`;
+}
+
 function summaryHtml(model: TraceModel): string {
   const calls = model.lanes.flatMap((lane) => lane.calls);
   const steps = calls.flatMap((call) => call.steps);
   const tools = steps.flatMap((step) => step.tools);
   const tokens = steps.reduce((sum, step) => sum + (step.model.usage?.totalTokens ?? 0), 0);
+  const cache = cacheShare(steps.map((step) => step.model.usage));
   const stat = (value: string | number, label: string) =>
     `<div class="stat"><b>${escapeHtml(String(value))}</b><span>${label}</span></div>`;
   return `<div class="stats">${[
@@ -71,6 +104,7 @@ function summaryHtml(model: TraceModel): string {
     stat(steps.length, 'model requests'),
     stat(tools.length, 'tool calls'),
     stat(tokens, 'tokens'),
+    ...(cache === undefined ? [] : [stat(`${Math.round(cache * 100)}%`, 'input from cache')]),
   ].join('')}</div>`;
 }
 
@@ -166,7 +200,7 @@ function modelHtml(request: TraceModelRequest, model: TraceModel): string {
     request.firstChunkAt !== undefined && model.timed
       ? `first chunk ${formatMs(request.firstChunkAt - request.start)}`
       : '',
-    usage ? `${usage.inputTokens} in / ${usage.outputTokens} out tokens` : '',
+    usage ? `${usage.inputTokens} in${cachedNote(usage)} / ${usage.outputTokens} out tokens` : '',
     request.finishReason ?? '',
     `${request.messages} messages`,
     request.tools.length > 0 ? `tools: ${request.tools.join(', ')}` : '',

@@ -192,9 +192,17 @@ function outcome(
   const { toolCall } = event;
   const result =
     event.result.id === toolCall.id ? event.result : { ...event.result, id: toolCall.id };
-  const cut = truncateResult(result, state.toolkit.resultLimit(toolCall.name));
+  // A long result is offloaded (the `offload` option) instead of truncated.
+  const offloaded = state.offload?.offload(result);
+  const cut = offloaded
+    ? { result: offloaded.result, offloaded: offloaded.offloaded }
+    : truncateResult(result, state.toolkit.resultLimit(toolCall.name));
   let metadata =
-    cut.truncated === undefined ? event.metadata : { ...event.metadata, truncated: cut.truncated };
+    'offloaded' in cut
+      ? { ...event.metadata, offloaded: cut.offloaded }
+      : cut.truncated === undefined
+        ? event.metadata
+        : { ...event.metadata, truncated: cut.truncated };
   if (decision !== undefined)
     metadata = { ...metadata, decision: decision as unknown as JsonObject };
   return {

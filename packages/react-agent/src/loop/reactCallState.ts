@@ -1,6 +1,7 @@
 import type { CallContext, ToolChoice, Toolkit } from '@rxagent/core';
 import { UsageMeter } from '../budget/usageMeter.js';
 import type { OutputGuard } from '../guardrails/outputGuard.js';
+import type { ResultOffload } from '../offload/resultOffload.js';
 import type { ApprovalRule } from './approvalRules.js';
 import { CallStats } from './callStats.js';
 import type { RememberedApprovals } from './rememberedApprovals.js';
@@ -51,6 +52,8 @@ export class ReActCallState {
   checkpoints: ToolCheckpoints | undefined;
   /** Holds streamed replies back until the output guardrails passed them; none without any. */
   outputGuard: OutputGuard | undefined;
+  /** Where long tool results go (`offload` agent option); none otherwise. */
+  offload: ResultOffload | undefined;
 
   constructor(
     readonly context: CallContext,

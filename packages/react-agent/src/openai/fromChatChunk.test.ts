@@ -90,7 +90,7 @@ describe('fromChatChunk', () => {
       usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
     } as ChatCompletionChunk;
     expect(fromChatChunk(usage)).toEqual({
-      usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+      usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17, cachedInputTokens: 0 },
     });
   });
 
@@ -160,7 +160,7 @@ describe('fromChatCompletion', () => {
         { index: 0, id: 'call_1', name: 'weather', arguments: '{"c":1}' },
         { index: 1, id: 'call_2', name: 'time', arguments: '{}' },
       ],
-      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7, cachedInputTokens: 0 },
       finishReason: 'tool_calls',
     });
   });
@@ -174,7 +174,12 @@ describe('fromChatCompletion', () => {
 describe('toUsage', () => {
   it('sums the parts when the server omits total_tokens', () => {
     const partial = { prompt_tokens: 2, completion_tokens: 3 } as Parameters<typeof toUsage>[0];
-    expect(toUsage(partial)).toEqual({ inputTokens: 2, outputTokens: 3, totalTokens: 5 });
+    expect(toUsage(partial)).toEqual({
+      inputTokens: 2,
+      outputTokens: 3,
+      totalTokens: 5,
+      cachedInputTokens: 0,
+    });
     expect(toUsage(null)).toBeUndefined();
   });
 });
@@ -277,7 +282,7 @@ describe('fromChatChunk on hostile and dialect chunks', () => {
     });
     expect(fromChatChunk(groq)).toEqual({
       finishReason: 'stop',
-      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6, cachedInputTokens: 0 },
     });
   });
 
@@ -288,7 +293,7 @@ describe('fromChatChunk on hostile and dialect chunks', () => {
     );
     expect(fromChatChunk(withUsage)).toEqual({
       text: 'Hi',
-      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedInputTokens: 0 },
     });
   });
 });

@@ -174,15 +174,23 @@ function notACompletion(body: unknown): ModelError {
   );
 }
 
-/** Maps the SDK's token counts to `Usage`; a missing total is the sum of the parts. */
+/**
+ * Maps the SDK's token counts to `Usage`; a missing total is the sum of the parts;
+ * `cachedInputTokens` is `prompt_tokens_details.cached_tokens` (0 when the server sent none).
+ */
 export function toUsage(usage: CompletionUsage | null | undefined): Usage | undefined {
   if (!usage) return undefined;
   const inputTokens = usage.prompt_tokens ?? 0;
   const outputTokens = usage.completion_tokens ?? 0;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
   return {
     inputTokens,
     outputTokens,
     totalTokens: usage.total_tokens ?? inputTokens + outputTokens,
+    cachedInputTokens:
+      typeof cached === 'number' && Number.isFinite(cached) && cached > 0
+        ? Math.min(cached, inputTokens)
+        : 0,
   };
 }
 

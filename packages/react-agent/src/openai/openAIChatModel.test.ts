@@ -131,6 +131,7 @@ describe('OpenAIChatModel.stream', () => {
       inputTokens: expect.any(Number),
       outputTokens: expect.any(Number),
       totalTokens: expect.any(Number),
+      cachedInputTokens: 0,
     });
     expect(response.usage!.totalTokens).toBe(
       response.usage!.inputTokens + response.usage!.outputTokens,
@@ -141,6 +142,15 @@ describe('OpenAIChatModel.stream', () => {
       stream: true,
       stream_options: { include_usage: true },
     });
+  });
+
+  it('sends promptCacheKey as prompt_cache_key, and rejects an empty one', async () => {
+    await start('ok');
+    await collect(model({ promptCacheKey: 'tenant-7' }).stream(request()));
+    expect(server.requests[0]!.body['prompt_cache_key']).toBe('tenant-7');
+    expect(() => model({ promptCacheKey: '' })).toThrow(
+      /promptCacheKey must be a non-empty string/u,
+    );
   });
 
   it('sends one request and emits one chunk with everything when not streaming', async () => {
@@ -156,7 +166,7 @@ describe('OpenAIChatModel.stream', () => {
         thinking: 'Quick.',
         reasoningField: 'reasoning_content',
         finishReason: 'stop',
-        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5, cachedInputTokens: 0 },
       },
     ]);
     expect(server.rejected).toEqual([]);

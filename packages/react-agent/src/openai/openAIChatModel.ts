@@ -61,6 +61,12 @@ export interface OpenAIChatModelOptions {
   defaultHeaders?: Record<string, string>;
   /** Body fields sent with every request (provider knobs such as `top_k`). */
   extraBody?: JsonObject;
+  /**
+   * Sent as `prompt_cache_key` with every request: OpenAI routes requests with the same key
+   * to the same prompt cache, so a session (or a tenant) that passes one stable key keeps
+   * hitting its cache. Leave unset for servers that do not know the field.
+   */
+  promptCacheKey?: string;
 }
 
 const OPENAI_CHAT_MODEL_KEYS = optionNames<OpenAIChatModelOptions>({
@@ -80,6 +86,7 @@ const OPENAI_CHAT_MODEL_KEYS = optionNames<OpenAIChatModelOptions>({
   fetch: true,
   defaultHeaders: true,
   extraBody: true,
+  promptCacheKey: true,
 });
 
 /**
@@ -158,6 +165,9 @@ export class OpenAIChatModel implements ChatModel {
       ...(options.temperature !== undefined && { temperature: options.temperature }),
       ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
       ...(options.extraBody && { extraBody: options.extraBody }),
+      ...(options.promptCacheKey !== undefined && {
+        promptCacheKey: cacheKey(options.promptCacheKey),
+      }),
     };
   }
 
@@ -277,4 +287,13 @@ let defaultFetch: typeof fetch | undefined;
 function sharedNodeFetch(): typeof fetch {
   defaultFetch ??= createNodeFetch();
   return defaultFetch;
+}
+
+function cacheKey(value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidArgumentError(
+      `OpenAIChatModel: promptCacheKey must be a non-empty string, got ${JSON.stringify(value) ?? String(value)}.`,
+    );
+  }
+  return value;
 }

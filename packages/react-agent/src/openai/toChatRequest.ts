@@ -17,6 +17,8 @@ export interface ChatRequestSettings {
   readonly maxTokens?: number;
   /** Extra body fields sent with every request (provider-specific knobs). */
   readonly extraBody?: JsonObject;
+  /** Sent as `prompt_cache_key` (OpenAI's prompt-cache routing key). */
+  readonly promptCacheKey?: string;
 }
 
 type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
@@ -42,6 +44,7 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
   const body: Record<string, unknown> = {};
   if (settings.temperature !== undefined) body['temperature'] = settings.temperature;
   if (settings.maxTokens !== undefined) body[settings.maxTokensField] = settings.maxTokens;
+  if (settings.promptCacheKey !== undefined) body['prompt_cache_key'] = settings.promptCacheKey;
   Object.assign(body, settings.extraBody, options.extra);
   if (options.temperature !== undefined) body['temperature'] = options.temperature;
   if (options.topP !== undefined) body['top_p'] = options.topP;

@@ -1,0 +1,3 @@
+export type { PostgresConnectionOptions } from './connection/postgresConnection.js';
+export { SCHEMA_VERSION, SchemaTooNewError } from './schema/migrations.js';
+export { PostgresSession, type PostgresSessionOptions } from './session/postgresSession.js';

@@ -15,6 +15,7 @@ import {
   type VersionedSession,
   type VersionedState,
 } from '@rxagent/core';
+import { PostgresSession } from '@rxagent/postgres';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { RedisSession } from '@rxagent/redis';
 import { lastValueFrom } from 'rxjs';
@@ -81,9 +82,11 @@ const lookup = tool({
   },
 });
 
-const store = env('REDIS_URL')
-  ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
-  : new JsonFileSession(env('SESSION_DIR'));
+const store = env('POSTGRES_URL')
+  ? new PostgresSession({ connectionString: env('POSTGRES_URL'), schema: env('POSTGRES_SCHEMA') })
+  : env('REDIS_URL')
+    ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
+    : new JsonFileSession(env('SESSION_DIR'));
 const session = new ChildSession(store);
 const agent = new ReActAgent({
   name: 'shop',
@@ -126,5 +129,5 @@ try {
   if (error instanceof SessionConflictError) print('conflict');
   else throw error;
 } finally {
-  if (store instanceof RedisSession) await store.close();
+  if (store instanceof RedisSession || store instanceof PostgresSession) await store.close();
 }

@@ -21,6 +21,7 @@ import {
   type StrictOpenAIServer,
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
+import { PostgresSession } from '@rxagent/postgres';
 import { RedisSession } from '@rxagent/redis';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -38,6 +39,7 @@ export interface CrashWorld {
   readonly dir: string;
   readonly ledger: string;
   readonly redisUrl: string | undefined;
+  readonly postgresUrl: string | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
   close(): Promise<void>;
@@ -86,34 +88,54 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** The session the children of a world use: files in its directory, or a Redis prefix. */
-function worldSession(dir: string, redisUrl: string | undefined): VersionedSession {
+/** The session the children of a world use: files in its directory, a Redis prefix or a Postgres schema. */
+function worldSession(
+  world: Pick<CrashWorld, 'dir' | 'redisUrl' | 'postgresUrl'>,
+): VersionedSession {
+  const { dir, redisUrl, postgresUrl } = world;
+  if (postgresUrl)
+    return new PostgresSession({ connectionString: postgresUrl, schema: schemaOf(dir) });
   return redisUrl
     ? new RedisSession({ url: redisUrl, prefix: `${basename(dir)}:` })
     : new JsonFileSession(join(dir, 'sessions'));
 }
 
+/** The Postgres schema of a world: its directory's name as an identifier. */
+function schemaOf(dir: string): string {
+  return `w_${basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '_')}`;
+}
+
+async function closeSession(session: VersionedSession): Promise<void> {
+  if (session instanceof RedisSession || session instanceof PostgresSession) await session.close();
+}
+
 /** The checkpoint the world's session holds under the run's key (its segments joined). */
 export async function savedRun(world: CrashWorld): Promise<Checkpoint | undefined> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = worldSession(world);
   try {
     return await loadCheckpoint(session, 'run');
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await closeSession(session);
   }
 }
 
 /** The keys of the world's session holding an unfinished call. */
 export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
-  const session = worldSession(world.dir, world.redisUrl);
+  const session = worldSession(world);
   try {
     return await unfinishedRuns(session);
   } finally {
-    if (session instanceof RedisSession) await session.close();
+    await closeSession(session);
   }
 }
 
-export async function crashWorld(turns: number, redisUrl?: string): Promise<CrashWorld> {
+export async function crashWorld(
+  turns: number,
+  redisUrl?: string,
+  postgresUrl?: string,
+): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
@@ -136,6 +158,8 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
           RACE_DIR: options.raceDir ?? '',
           REDIS_URL: redisUrl ?? '',
           REDIS_PREFIX: basename(dir),
+          POSTGRES_URL: postgresUrl ?? '',
+          POSTGRES_SCHEMA: schemaOf(dir),
         },
       },
     );
@@ -161,6 +185,7 @@ export async function crashWorld(turns: number, redisUrl?: string): Promise<Cras
     dir,
     ledger,
     redisUrl,
+    postgresUrl,
     run,
     async close() {
       await server.close();

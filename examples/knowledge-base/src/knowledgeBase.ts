@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Bm25Index, tokenize } from './bm25.js';
+import { Bm25Index, tokenize } from '@rxagent/core';
 
 /** One markdown document; `id` is its file name without `.md`. */
 export interface KbDoc {

@@ -3,7 +3,7 @@
  *
  *   npx -y pnpm@10.34.9 --filter @rxagent/example-knowledge-base start
  *
- * Shows: a real ranked search (BM25, `bm25.ts`) over `kb/*.md`; a postActing hook that
+ * Shows: a real ranked search (BM25, core's `Bm25Index`) over `kb/*.md`; a postActing hook that
  * redacts secrets (API keys, bearer tokens, internal URLs) from tool output before the
  * model or memory sees it; a tool timeout (the archive tool hangs, the toolkit gives up);
  * and the model limited to the registered tools (a call to any other tool is refused).

@@ -135,8 +135,21 @@ export { AgentHost, type AgentHostOptions } from './host/agentHost.js';
 export { MsgHub, type MsgHubOptions, msgHub } from './hub/msgHub.js';
 export { newId } from './internal/newId.js';
 export { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+export {
+  type Bm25Document,
+  type Bm25Hit,
+  Bm25Index,
+  tokenize,
+} from './memory/bm25.js';
 export type { Embedder } from './memory/embedder.js';
+export {
+  cosineSimilarity,
+  embedChecked,
+  fuseRankings,
+  RRF_K,
+} from './memory/fuseRankings.js';
 export { InMemoryMemory } from './memory/inMemoryMemory.js';
+export { InMemoryStore, type InMemoryStoreOptions } from './memory/inMemoryStore.js';
 export type { Memory } from './memory/memory.js';
 export type {
   MemoryItem,
@@ -146,6 +159,16 @@ export type {
   ScoredMemoryItem,
   SearchOptions,
 } from './memory/memoryStore.js';
+export {
+  assertNamespace,
+  checkPut,
+  checkSearch,
+  DEFAULT_SEARCH_LIMIT,
+  isUnderNamespace,
+  jsonEqual,
+  matchesFilter,
+  valueText,
+} from './memory/memoryStoreChecks.js';
 export { StoreOnceMemory } from './memory/storeOnceMemory.js';
 export {
   type ContentBlock,

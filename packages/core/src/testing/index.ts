@@ -7,6 +7,12 @@ export {
 export { firstDifference, type JsonDifference } from './cassette/firstDifference.js';
 export { type RecordModelOptions, recordModel } from './cassette/recordModel.js';
 export { type ReplayModelOptions, replayModel } from './cassette/replayModel.js';
+export {
+  type MemoryStoreConformanceOptions,
+  memoryStoreConformance,
+  type SessionConformanceOptions,
+  sessionConformance,
+} from './conformance/index.js';
 export type {
   ScriptedError,
   ScriptedReply,

@@ -15,53 +15,84 @@ const STOPWORDS = new Set(
   ),
 );
 
+// Letters and digits of any script: a word is a run of them, everything else separates.
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
 /**
- * Lower-cased alphanumeric terms without stopwords, with a light plural stemmer (`rules` →
- * `rule`) so a query and a document need not agree on number.
+ * Lower-cased terms (runs of letters and digits of any script) without stopwords, with a
+ * light plural stemmer (`rules` → `rule`) so a query and a document need not agree on
+ * number. Punctuation and operators (`"`, `*`, `AND`, `-`) are separators or plain words:
+ * nothing is a query language, so no text makes it throw.
  */
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(SEPARATORS)
     .filter((term) => term !== '' && !STOPWORDS.has(term))
     .map((term) =>
       term.length > 3 && term.endsWith('s') && !term.endsWith('ss') ? term.slice(0, -1) : term,
     );
 }
 
-/** A ranked hit. */
+/** A ranked hit of {@link Bm25Index.search}. */
 export interface Bm25Hit {
   readonly id: string;
   readonly score: number;
 }
 
-/** An immutable BM25 index built once over `documents`. */
+/**
+ * A document for {@link Bm25Index}: its id and its text, or its terms already tokenised
+ * (`tokenize(text)`, kept by a store that indexes each item once).
+ */
+export type Bm25Document =
+  | { readonly id: string; readonly text: string }
+  | { readonly id: string; readonly terms: readonly string[] };
+
+interface Indexed {
+  readonly id: string;
+  readonly tf: Map<string, number>;
+  readonly length: number;
+}
+
+/**
+ * An immutable BM25 index built once over `documents`: `search(query)` returns the documents
+ * holding any of the query's terms, best first.
+ *
+ * @example
+ * ```ts
+ * const index = new Bm25Index([
+ *   { id: 'a', text: 'refund policy for orders' },
+ *   { id: 'b', text: 'shipping times' },
+ * ]);
+ * index.search('refund'); // [{ id: 'a', score: … }]
+ * ```
+ */
 export class Bm25Index {
-  readonly #termFrequencies: ReadonlyArray<{ id: string; tf: Map<string, number>; length: number }>;
+  readonly #documents: readonly Indexed[];
   readonly #documentFrequency = new Map<string, number>();
   readonly #averageLength: number;
 
   constructor(
-    documents: ReadonlyArray<{ readonly id: string; readonly text: string }>,
+    documents: readonly Bm25Document[],
     readonly k1 = 1.2,
     readonly b = 0.75,
   ) {
-    this.#termFrequencies = documents.map(({ id, text }) => {
-      const terms = tokenize(text);
+    this.#documents = documents.map((document) => {
+      const terms = 'terms' in document ? document.terms : tokenize(document.text);
       const tf = new Map<string, number>();
       for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
       for (const term of tf.keys())
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
-      return { id, tf, length: terms.length };
+      return { id: document.id, tf, length: terms.length };
     });
-    const total = this.#termFrequencies.reduce((sum, doc) => sum + doc.length, 0);
+    const total = this.#documents.reduce((sum, doc) => sum + doc.length, 0);
     this.#averageLength = total / Math.max(1, documents.length);
   }
 
   /** Inverse document frequency of `term` (already tokenised); never negative. */
   idf(term: string): number {
     const n = this.#documentFrequency.get(term) ?? 0;
-    const N = this.#termFrequencies.length;
+    const N = this.#documents.length;
     return Math.log(1 + (N - n + 0.5) / (n + 0.5));
   }
 
@@ -69,12 +100,13 @@ export class Bm25Index {
   search(query: string, limit = 5): Bm25Hit[] {
     const terms = [...new Set(tokenize(query))];
     const hits: Bm25Hit[] = [];
-    for (const doc of this.#termFrequencies) {
+    const average = this.#averageLength || 1;
+    for (const doc of this.#documents) {
       let score = 0;
       for (const term of terms) {
         const tf = doc.tf.get(term) ?? 0;
         if (tf === 0) continue;
-        const norm = this.k1 * (1 - this.b + (this.b * doc.length) / this.#averageLength);
+        const norm = this.k1 * (1 - this.b + (this.b * doc.length) / average);
         score += (this.idf(term) * tf * (this.k1 + 1)) / (tf + norm);
       }
       if (score > 0) hits.push({ id: doc.id, score });

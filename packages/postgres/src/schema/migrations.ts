@@ -39,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at timestamptz NOT NULL DEFAULT now(),
         text_hash text NOT NULL,
         tsv tsvector NOT NULL,
+        doc_len integer NOT NULL,
         embedder text,
         embedding real[],
         PRIMARY KEY (namespace, key)

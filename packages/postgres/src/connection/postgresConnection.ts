@@ -8,7 +8,7 @@ export interface PostgresConnectionOptions {
    * `postgresql://user:password@host:port/database`; default: `pg`'s environment variables
    * (`PGHOST`, `PGUSER`, …). Ignored when `pool` is given.
    */
-  readonly connectionString?: string;
+  readonly connectionString?: string | undefined;
   /** A `pg.Pool` you created and own: used as it is, never ended by `close()`. */
   readonly pool?: pg.Pool;
   /**

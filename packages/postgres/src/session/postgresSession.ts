@@ -48,7 +48,7 @@ const RECOVER = 'Delete the key to start fresh, or restore the row from a backup
  *
  * @example
  * ```ts
- * const session = new PostgresSession({ connectionString: process.env.DATABASE_URL });
+ * const session = new PostgresSession({ connectionString: process.env['DATABASE_URL'] });
  * const saved = await session.loadVersioned('alice');
  * await session.save('alice', { turns: 1 }, { expectedVersion: saved?.version ?? 0 });
  * await session.close();

@@ -60,7 +60,7 @@ const OPTION_KEYS = optionNames<PostgresStoreOptions>({
  *
  * @example
  * ```ts
- * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL });
+ * const store = new PostgresStore({ connectionString: process.env['DATABASE_URL'] });
  * await store.put(['users', 'alice'], 'diet', { fact: 'Alice is vegetarian' });
  * const hits = await store.search(['users'], { query: 'vegetarian' });
  * await store.close();

@@ -23,6 +23,7 @@ import { inProcess } from './suites/inProcess.js';
 import { longConversation } from './suites/longConversation.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
+import { postgres } from './suites/postgres.js';
 import { redis } from './suites/redis.js';
 import { streaming } from './suites/streaming.js';
 import { workers } from './suites/workers.js';
@@ -45,9 +46,10 @@ const SUITES = [
   'workers',
   'evalOverhead',
   'durable',
+  'postgres',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'postgres']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -97,6 +99,7 @@ if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
+if (want('postgres')) report(await postgres(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -5,7 +5,6 @@ import {
   checkOptions,
   checkPut,
   checkSearch,
-  cosineSimilarity,
   type Embedder,
   embedChecked,
   fuseRankings,
@@ -29,6 +28,7 @@ import { encodeText, jsonbText } from '../encoding/textEncoding.js';
 import { ITEM_COLUMNS, type ItemRow, itemOf } from './itemRow.js';
 import { bm25Sql, whereOf } from './searchSql.js';
 import { tsvectorOf } from './searchText.js';
+import { hasPgvector, pgvectorHits, scanVectors } from './vectorSearch.js';
 
 /** Options of `new PostgresStore()`. */
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -70,6 +70,8 @@ export class PostgresStore implements MemoryStore {
   readonly #db: PostgresConnection;
   readonly #table: string;
   readonly #embedder: Embedder | undefined;
+  /** Whether the database has the `vector` extension (looked up once, with an embedder). */
+  #pgvector: Promise<boolean> | undefined;
 
   constructor(options: PostgresStoreOptions = {}) {
     checkOptions(options, OPTION_KEYS, 'PostgresStore');
@@ -237,21 +239,17 @@ export class PostgresStore implements MemoryStore {
     const embedder = this.#embedder as Embedder;
     const [wanted] = await embedChecked(embedder, [query], signal);
     signal?.throwIfAborted();
-    const { rows } = await this.#db.query<ItemRow & { embedding: number[] | null }>(
-      `SELECT ${ITEM_COLUMNS}, embedding FROM ${this.#table}
-       WHERE ${where.sql} AND embedder = $${where.values.length + 1}`,
-      [...where.values, this.#embedderId()],
-      'scanning vectors',
-    );
-    return rows
-      .map((row) => ({
-        row,
-        score: row.embedding ? cosineSimilarity(wanted as number[], row.embedding) : 0,
-      }))
-      .filter((hit) => hit.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map((hit) => ({ ...itemOf(hit.row, this.#table), score: hit.score }));
+    const id = this.#embedderId() as string;
+    this.#pgvector ??= hasPgvector(this.#db).catch((error: unknown) => {
+      this.#pgvector = undefined;
+      throw error;
+    });
+    const search = (await this.#pgvector) ? pgvectorHits : scanVectors;
+    return search(this.#db, this.#table, where, {
+      vector: wanted as number[],
+      embedder: id,
+      limit,
+    });
   }
 
   /** The embedder's identity in the rows: vectors of two embedders are never compared. */

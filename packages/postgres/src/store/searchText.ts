@@ -26,12 +26,3 @@ export function tsvectorOf(text: string): string {
   });
   return [...positions].map(([term, at]) => `'${term}':${at.join(',')}`).join(' ');
 }
-
-/**
- * The `tsquery` literal matching any of `query`'s terms (`'a' | 'b'`), or `undefined` when
- * it has none (only punctuation, operators or stopwords): a query is words, never syntax.
- */
-export function tsqueryOf(query: string): string | undefined {
-  const terms = [...new Set(tokenize(query).map((term) => term.slice(0, MAX_TERM)))];
-  return terms.length === 0 ? undefined : terms.map((term) => `'${term}'`).join(' | ');
-}

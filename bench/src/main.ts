@@ -25,6 +25,7 @@ import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { postgres } from './suites/postgres.js';
 import { redis } from './suites/redis.js';
+import { sqlite } from './suites/sqlite.js';
 import { streaming } from './suites/streaming.js';
 import { workers } from './suites/workers.js';
 
@@ -46,10 +47,11 @@ const SUITES = [
   'workers',
   'evalOverhead',
   'durable',
+  'sqlite',
   'postgres',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'postgres']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite', 'postgres']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -99,6 +101,7 @@ if (want('agentHost')) report(await agentHost(config));
 if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
+if (want('sqlite')) report(await sqlite(config));
 if (want('postgres')) report(await postgres(config));
 
 const seconds = (performance.now() - started) / 1000;

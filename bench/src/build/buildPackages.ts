@@ -51,6 +51,7 @@ const PACKAGES = [
     name: '@rxagent/postgres',
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
+  { dir: 'packages/sqlite', name: '@rxagent/sqlite', exports: { '.': './index.js' } },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {

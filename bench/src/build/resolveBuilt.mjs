@@ -19,6 +19,7 @@ const BUILT = {
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
   '@rxagent/postgres': new URL('@rxagent/postgres/index.js', modules).href,
   '@rxagent/postgres/testing': new URL('@rxagent/postgres/testing/index.js', modules).href,
+  '@rxagent/sqlite': new URL('@rxagent/sqlite/index.js', modules).href,
 };
 
 export async function resolve(specifier, context, nextResolve) {

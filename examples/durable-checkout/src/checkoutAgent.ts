@@ -1,15 +1,31 @@
 import { appendFileSync } from 'node:fs';
-import { JsonFileSession, Toolkit, tool } from '@rxagent/core';
+import { join } from 'node:path';
+import { JsonFileSession, Toolkit, tool, type VersionedSession } from '@rxagent/core';
 import { ScriptedChatModel } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
+import { SqliteSession } from '@rxagent/sqlite';
 import { z } from 'zod';
+
+/** Where the checkpoints go: JSON files in the directory, or one SQLite file in it. */
+export type CheckoutStore = 'json' | 'sqlite';
+
+/** The session of `store` in `dir`. */
+export function checkoutSession(dir: string, store: CheckoutStore): VersionedSession {
+  return store === 'sqlite'
+    ? new SqliteSession({ path: join(dir, 'checkout.db') })
+    : new JsonFileSession(dir);
+}
 
 /**
  * The checkout agent: it looks the basket up (idempotent: safe to run again), charges the
  * card (not idempotent: never run twice) and ships. Each tool appends a line to `ledger`, so
  * the runs can be counted; `onShip` lets the crashing process die inside the last tool.
  */
-export function checkoutAgent(dir: string, ledger: string, onShip: () => void): ReActAgent {
+export function checkoutAgent(
+  session: VersionedSession,
+  ledger: string,
+  onShip: () => void,
+): ReActAgent {
   const log = (line: string): void => appendFileSync(ledger, `${line}\n`);
   const lookup = tool({
     name: 'lookup_basket',
@@ -63,6 +79,6 @@ export function checkoutAgent(dir: string, ledger: string, onShip: () => void): 
     sysPrompt: 'You check orders out.',
     model,
     toolkit: new Toolkit([lookup, charge, ship]),
-    durable: { session: new JsonFileSession(dir), key: 'order-42' },
+    durable: { session, key: 'order-42' },
   });
 }

@@ -253,6 +253,7 @@ export { assertJsonState, assertSessionKey, type Session } from './state/session
 export { STATE_VERSION, type StateModule } from './state/stateModule.js';
 export { AGENT_NAME_KEY, type LoadStateOptions } from './state/stateOwner.js';
 export {
+  checkExpectedVersion,
   isVersionedSession,
   type SaveOptions,
   type VersionedSession,

@@ -48,6 +48,7 @@ describePostgres('migrations', (server) => {
     ]) {
       const failed = call();
       await expect(failed).rejects.toBeInstanceOf(SchemaTooNewError);
+      await expect(failed).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'postgres' });
       await expect(failed).rejects.toThrow(/newer than this @rxagent\/postgres knows/);
     }
     await session.close();

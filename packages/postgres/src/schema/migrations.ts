@@ -1,4 +1,4 @@
-import { SessionCorruptError } from '@rxagent/core';
+import { StoreUnavailableError } from '@rxagent/core';
 import type pg from 'pg';
 
 /** One numbered step of the schema: SQL run once, in order, inside the migrating transaction. */
@@ -55,19 +55,20 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * The database's schema was migrated by a newer `@rxagent/postgres` than this one: this
- * package does not know its tables, so it neither reads nor writes them. Upgrade the package
- * (or point it at another `schema`). `path` names the migrations table.
+ * package does not know its tables, so it neither reads nor writes them (every call fails
+ * with this error, a `StoreUnavailableError` with `store: 'postgres'`, as `@rxagent/sqlite`
+ * fails in the same case). Upgrade the package, or point it at another `schema`. `table`
+ * names the migrations table.
  */
-export class SchemaTooNewError extends SessionCorruptError {
-  override readonly name = 'SessionCorruptError' as const;
+export class SchemaTooNewError extends StoreUnavailableError {
   constructor(
-    path: string,
+    readonly table: string,
     readonly databaseVersion: number,
     readonly packageVersion: number,
   ) {
     super(
-      `The PostgreSQL schema ${path} is at version ${databaseVersion}, newer than this @rxagent/postgres knows (${packageVersion}): it was migrated by a newer package. Upgrade @rxagent/postgres in this process; nothing was read or written.`,
-      path,
+      `The PostgreSQL schema ${table} is at version ${databaseVersion}, newer than this @rxagent/postgres knows (${packageVersion}): a newer version of the package migrated it. Upgrade @rxagent/postgres in this process; nothing was read or written.`,
+      'postgres',
     );
   }
 }

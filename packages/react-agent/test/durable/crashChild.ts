@@ -18,6 +18,7 @@ import {
 import { PostgresSession } from '@rxagent/postgres';
 import { OpenAIChatModel, ReActAgent } from '@rxagent/react-agent';
 import { RedisSession } from '@rxagent/redis';
+import { SqliteSession } from '@rxagent/sqlite';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 
@@ -84,9 +85,11 @@ const lookup = tool({
 
 const store = env('POSTGRES_URL')
   ? new PostgresSession({ connectionString: env('POSTGRES_URL'), schema: env('POSTGRES_SCHEMA') })
-  : env('REDIS_URL')
-    ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
-    : new JsonFileSession(env('SESSION_DIR'));
+  : env('SQLITE_PATH')
+    ? new SqliteSession({ path: env('SQLITE_PATH') })
+    : env('REDIS_URL')
+      ? new RedisSession({ url: env('REDIS_URL'), prefix: `${env('REDIS_PREFIX')}:` })
+      : new JsonFileSession(env('SESSION_DIR'));
 const session = new ChildSession(store);
 const agent = new ReActAgent({
   name: 'shop',
@@ -129,5 +132,10 @@ try {
   if (error instanceof SessionConflictError) print('conflict');
   else throw error;
 } finally {
-  if (store instanceof RedisSession || store instanceof PostgresSession) await store.close();
+  if (
+    store instanceof RedisSession ||
+    store instanceof SqliteSession ||
+    store instanceof PostgresSession
+  )
+    await store.close();
 }

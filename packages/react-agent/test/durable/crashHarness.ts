@@ -23,6 +23,7 @@ import {
 } from '@rxagent/core/testing';
 import { PostgresSession } from '@rxagent/postgres';
 import { RedisSession } from '@rxagent/redis';
+import { SqliteSession } from '@rxagent/sqlite';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -39,6 +40,8 @@ export interface CrashWorld {
   readonly dir: string;
   readonly ledger: string;
   readonly redisUrl: string | undefined;
+  /** The SQLite file the children share, when the world runs on SQLite. */
+  readonly sqlitePath: string | undefined;
   readonly postgresUrl: string | undefined;
   /** Runs one child (killing itself at `killAt`, if given) to its end. */
   run(options?: { killAt?: string; raceDir?: string }): Promise<ChildRun>;
@@ -88,11 +91,12 @@ function textOf(message: ChatMessage | undefined): string {
   return content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** The session the children of a world use: files in its directory, a Redis prefix or a Postgres schema. */
+/** The session the children of a world use: files in its directory, a Redis prefix, SQLite or a Postgres schema. */
 function worldSession(
-  world: Pick<CrashWorld, 'dir' | 'redisUrl' | 'postgresUrl'>,
+  world: Pick<CrashWorld, 'dir' | 'redisUrl' | 'sqlitePath' | 'postgresUrl'>,
 ): VersionedSession {
-  const { dir, redisUrl, postgresUrl } = world;
+  const { dir, redisUrl, sqlitePath, postgresUrl } = world;
+  if (sqlitePath) return new SqliteSession({ path: sqlitePath });
   if (postgresUrl)
     return new PostgresSession({ connectionString: postgresUrl, schema: schemaOf(dir) });
   return redisUrl
@@ -108,7 +112,12 @@ function schemaOf(dir: string): string {
 }
 
 async function closeSession(session: VersionedSession): Promise<void> {
-  if (session instanceof RedisSession || session instanceof PostgresSession) await session.close();
+  if (
+    session instanceof RedisSession ||
+    session instanceof SqliteSession ||
+    session instanceof PostgresSession
+  )
+    await session.close();
 }
 
 /** The checkpoint the world's session holds under the run's key (its segments joined). */
@@ -131,16 +140,22 @@ export async function unfinishedIn(world: CrashWorld): Promise<string[]> {
   }
 }
 
+/**
+ * A world of `turns` user turns on JSON files, or on Redis (`redisUrl`), or on a SQLite file
+ * (`sqlite`), or in a schema of its own on PostgreSQL (`postgresUrl`).
+ */
 export async function crashWorld(
   turns: number,
   redisUrl?: string,
-  postgresUrl?: string,
+  options: { readonly sqlite?: boolean; readonly postgresUrl?: string } = {},
 ): Promise<CrashWorld> {
   const server = await startStrictOpenAIServer({
     script: Array.from({ length: 5000 }, () => shopReply),
   });
   const dir = await mkdtemp(join(tmpdir(), 'rxagent-durable-'));
   const ledger = join(dir, 'ledger.txt');
+  const sqlitePath = options.sqlite ? join(dir, 'sessions.db') : undefined;
+  const postgresUrl = options.postgresUrl;
   const run = (options: { killAt?: string; raceDir?: string } = {}): Promise<ChildRun> => {
     const child = spawn(
       process.execPath,
@@ -158,6 +173,7 @@ export async function crashWorld(
           RACE_DIR: options.raceDir ?? '',
           REDIS_URL: redisUrl ?? '',
           REDIS_PREFIX: basename(dir),
+          SQLITE_PATH: sqlitePath ?? '',
           POSTGRES_URL: postgresUrl ?? '',
           POSTGRES_SCHEMA: schemaOf(dir),
         },
@@ -185,6 +201,7 @@ export async function crashWorld(
     dir,
     ledger,
     redisUrl,
+    sqlitePath,
     postgresUrl,
     run,
     async close() {

@@ -40,7 +40,7 @@ describe.runIf(available)(
     // Mid-stream, mid-tool (the in-doubt charge), after a stored result, and mid-save.
     for (const killAt of ['chunk:3', 'tool:2', 'result:1', 'save:4', 'save:9']) {
       it(`recovers in a fresh process (killed at ${killAt})`, async () => {
-        world = await crashWorld(2, undefined, postgres!.connectionString);
+        world = await crashWorld(2, undefined, { postgresUrl: postgres!.connectionString });
         expect((await world.run({ killAt })).killed).toBe(true);
         expect(await unfinishedIn(world)).toEqual(['run']);
         const recovered = await world.run();
@@ -56,7 +56,7 @@ describe.runIf(available)(
     }
 
     it('lets one of two processes recovering one key proceed; the other conflicts before any side effect', async () => {
-      world = await crashWorld(2, undefined, postgres!.connectionString);
+      world = await crashWorld(2, undefined, { postgresUrl: postgres!.connectionString });
       expect((await world.run({ killAt: 'result:1' })).killed).toBe(true);
       const requestsBefore = world.server.requests.length;
       const ledgerBefore = sum(await ledgerCounts(world.ledger));

@@ -26,6 +26,7 @@ import {
 } from '../connection/postgresConnection.js';
 import { encodeText, jsonbText } from '../encoding/textEncoding.js';
 import { ITEM_COLUMNS, type ItemRow, itemOf } from './itemRow.js';
+import { putSql } from './putSql.js';
 import { bm25Sql, whereOf } from './searchSql.js';
 import { tsvectorOf } from './searchText.js';
 import { hasPgvector, pgvectorHits, scanVectors } from './vectorSearch.js';
@@ -106,35 +107,12 @@ export class PostgresStore implements MemoryStore {
       embedding,
     ];
     const t = this.#table;
-    const columns = 'namespace, key, value, doc, text_hash, tsv, doc_len, embedder, embedding';
-    const insert = `INSERT INTO ${t} AS m (${columns}, version)
-      VALUES ($1::text[], $2, $3, $4::jsonb, $5, $6::tsvector, $7, $8, $9::real[], 1)`;
-    const what = `putting ${JSON.stringify(key)}`;
-    const result =
-      expected === undefined
-        ? await this.#db.query<{ version: string }>(
-            `${insert} ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value,
-               doc = EXCLUDED.doc, text_hash = EXCLUDED.text_hash, tsv = EXCLUDED.tsv,
-               doc_len = EXCLUDED.doc_len, embedder = EXCLUDED.embedder,
-               embedding = EXCLUDED.embedding, version = m.version + 1, updated_at = clock_timestamp()
-             RETURNING version`,
-            row,
-            what,
-          )
-        : expected === 0
-          ? await this.#db.query<{ version: string }>(
-              `${insert} ON CONFLICT (namespace, key) DO NOTHING RETURNING version`,
-              row,
-              what,
-            )
-          : await this.#db.query<{ version: string }>(
-              `UPDATE ${t} SET value = $3, doc = $4::jsonb, text_hash = $5, tsv = $6::tsvector,
-                 doc_len = $7, embedder = $8, embedding = $9::real[], version = version + 1,
-                 updated_at = clock_timestamp()
-               WHERE namespace = $1::text[] AND key = $2 AND version = $10 RETURNING version`,
-              [...row, expected],
-              what,
-            );
+    const statement = putSql(t, row, expected);
+    const result = await this.#db.query<{ version: string }>(
+      statement.sql,
+      statement.values,
+      `putting ${JSON.stringify(key)}`,
+    );
     const saved = result.rows[0];
     if (saved !== undefined) return { version: Number(saved.version) };
     const current = await this.#db.query<{ version: string }>(

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '@rxagent/core';
+
 /**
  * PostgreSQL `text` cannot hold the NUL character, which a session key, a namespace segment
  * or a memory key may contain. These encode such a string reversibly: `%` becomes `%25` and
@@ -31,4 +33,21 @@ function withoutNul(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [name, inner] of Object.entries(value)) out[name.replace(/\0/g, '\uFFFD')] = inner;
   return out;
+}
+
+/**
+ * The most UTF-8 bytes of a stored key (with its namespace, for a memory item): a B-tree
+ * entry of PostgreSQL holds at most about 2,700 bytes, and a durable run's segment keys add
+ * about 60 to the key they belong to.
+ */
+export const MAX_KEY_BYTES = 2_000;
+
+/** Throws `InvalidArgumentError` when `parts`, stored, take more than `MAX_KEY_BYTES`. Internal. */
+export function assertKeySize(parts: readonly string[], method: string): void {
+  let bytes = 0;
+  for (const part of parts) bytes += Buffer.byteLength(encodeText(part), 'utf8');
+  if (bytes <= MAX_KEY_BYTES) return;
+  throw new InvalidArgumentError(
+    `${method}: the key takes ${bytes} bytes in UTF-8, more than the ${MAX_KEY_BYTES} PostgreSQL's index holds here; use a shorter key (a hash of a long one, say).`,
+  );
 }

@@ -161,6 +161,8 @@ describePostgres('PostgresSession', (server) => {
       'expectedVersion',
     );
     await expect(session.load('\uD800')).rejects.toBeInstanceOf(InvalidArgumentError);
+    // Longer than a PostgreSQL B-tree entry holds: refused by name, not by the index.
+    await expect(session.save('鍵'.repeat(700), { a: 1 })).rejects.toThrow(/2100 bytes in UTF-8/);
     expect(() => new PostgresSession({ schema: 'x"; drop' })).toThrow(InvalidArgumentError);
     expect(() => new PostgresSession({ shema: 'x' } as never)).toThrow(/shema/);
     await session.close();

@@ -16,7 +16,7 @@ import {
   PostgresConnection,
   type PostgresConnectionOptions,
 } from '../connection/postgresConnection.js';
-import { decodeText, encodeText } from '../encoding/textEncoding.js';
+import { assertKeySize, decodeText, encodeText } from '../encoding/textEncoding.js';
 
 /** Options of `new PostgresSession()`. */
 export type PostgresSessionOptions = PostgresConnectionOptions;
@@ -89,6 +89,7 @@ export class PostgresSession implements VersionedSession {
     method: string,
   ): Promise<number> {
     assertSessionKey(key, method);
+    assertKeySize([key], method);
     assertJsonState(state, method);
     checkOptions(options, ['expectedVersion'], method);
     const expected = options.expectedVersion;

@@ -24,7 +24,7 @@ import {
   PostgresConnection,
   type PostgresConnectionOptions,
 } from '../connection/postgresConnection.js';
-import { encodeText, jsonbText } from '../encoding/textEncoding.js';
+import { assertKeySize, encodeText, jsonbText } from '../encoding/textEncoding.js';
 import { ITEM_COLUMNS, type ItemRow, itemOf } from './itemRow.js';
 import { putSql } from './putSql.js';
 import { bm25Sql, whereOf } from './searchSql.js';
@@ -89,6 +89,7 @@ export class PostgresStore implements MemoryStore {
     options?: PutOptions,
   ): Promise<{ readonly version: number }> {
     checkPut(namespace, key, value, options, 'PostgresStore.put()');
+    assertKeySize([...namespace, key], 'PostgresStore.put()');
     const text = options?.text ?? valueText(value);
     const hash = createHash('sha256').update(text).digest('hex');
     const embedding = await this.#embeddingOf(text, hash);

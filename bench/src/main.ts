@@ -25,6 +25,7 @@ import { longConversation } from './suites/longConversation.js';
 import { longLoop } from './suites/longLoop.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
+import { postgres } from './suites/postgres.js';
 import { promptCache } from './suites/promptCache.js';
 import { redis } from './suites/redis.js';
 import { restate } from './suites/restate.js';
@@ -55,9 +56,17 @@ const SUITES = [
   'sqlite',
   'restate',
   'promptCache',
+  'postgres',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: a server, a build). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite', 'restate']);
+const OPT_IN: ReadonlySet<string> = new Set([
+  'redis',
+  'workers',
+  'durable',
+  'sqlite',
+  'restate',
+  'postgres',
+]);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -112,6 +121,7 @@ if (want('guardrails')) report(await guardrails(config));
 if (want('sqlite')) report(await sqlite(config));
 if (want('restate')) report(await restate(config));
 if (want('promptCache')) report(await promptCache(config));
+if (want('postgres')) report(await postgres(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

@@ -1,5 +1,6 @@
 /**
  * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic, @rxagent/eval, @rxagent/redis and @rxagent/restate from `src/` to plain JavaScript under
+ * Transpiles @rxagent/core, @rxagent/react-agent, @rxagent/otel, @rxagent/anthropic, @rxagent/eval, @rxagent/redis and @rxagent/postgres from `src/` to plain JavaScript under
  * `bench/results/.build/node_modules/@rxagent/*`, the way `tsc` builds them for users
  * (no type check: the workspace's `tsc` does that). The bench then runs the code users run:
  * tsx, which runs the sources, compiles with esbuild's `keepNames`, and that wraps every
@@ -44,6 +45,11 @@ const PACKAGES = [
   {
     dir: 'packages/redis',
     name: '@rxagent/redis',
+    exports: { '.': './index.js', './testing': './testing/index.js' },
+  },
+  {
+    dir: 'packages/postgres',
+    name: '@rxagent/postgres',
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
   { dir: 'packages/sqlite', name: '@rxagent/sqlite', exports: { '.': './index.js' } },

@@ -17,6 +17,8 @@ const BUILT = {
   '@rxagent/eval': new URL('@rxagent/eval/index.js', modules).href,
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
+  '@rxagent/postgres': new URL('@rxagent/postgres/index.js', modules).href,
+  '@rxagent/postgres/testing': new URL('@rxagent/postgres/testing/index.js', modules).href,
   '@rxagent/sqlite': new URL('@rxagent/sqlite/index.js', modules).href,
   '@rxagent/restate': new URL('@rxagent/restate/index.js', modules).href,
   '@rxagent/restate/testing': new URL('@rxagent/restate/testing/index.js', modules).href,

@@ -4,7 +4,7 @@ import { chooseModel, type ExampleOptions, runMain } from '@rxagent/example-kit'
 import { RemoteAgent } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { QUESTION, THREAD, tripScript } from './tripAgent.js';
-import { startWorker, type WorkerProcess } from './workerPool.js';
+import { startWorker, threadSchema, type WorkerProcess } from './workerPool.js';
 
 /** What a run produced, for tests and callers. */
 export interface WorkerPoolResult {
@@ -15,6 +15,8 @@ export interface WorkerPoolResult {
   readonly killed: number;
   /** The call's one reply. */
   readonly reply: Msg;
+  /** Where the workers kept the threads: `redis`, or the PostgreSQL schema (`DATABASE_URL`). */
+  readonly threads: string;
 }
 
 /**
@@ -22,7 +24,8 @@ export interface WorkerPoolResult {
  * (unless `REDIS_URL` is set) and two `AgentWorker` processes serving the queue, then calls
  * the travel desk through a `RemoteAgent`. When the worker running the call starts its tool,
  * this process SIGKILLs it; after `claimAfterMs` (2 s) the other worker claims the run and
- * finishes it, and the caller gets its one reply.
+ * finishes it, and the caller gets its one reply. With `DATABASE_URL` set, the workers keep
+ * the threads in PostgreSQL (a `PostgresSession` in a schema of this run) instead of Redis.
  */
 export async function main(options: ExampleOptions = {}): Promise<WorkerPoolResult> {
   const out = options.out ?? process.stdout;
@@ -32,6 +35,8 @@ export async function main(options: ExampleOptions = {}): Promise<WorkerPoolResu
   const url = env['REDIS_URL'] ?? server?.url ?? '';
   out.write(env['REDIS_URL'] ? `redis: ${url}\n` : `redis: a private redis-server at ${url}\n`);
   const queue = `travel:${randomUUID().slice(0, 8)}`;
+  const threads = env['DATABASE_URL'] ? threadSchema(queue) : 'redis';
+  if (env['DATABASE_URL']) out.write(`threads: PostgreSQL (DATABASE_URL), schema ${threads}\n`);
   const workers: WorkerProcess[] = [];
   const agent = new RemoteAgent({
     url,
@@ -63,6 +68,7 @@ export async function main(options: ExampleOptions = {}): Promise<WorkerPoolResu
       workers: workers.map((w) => w.pid),
       killed: running.pid,
       reply: final,
+      threads,
     };
   } finally {
     await agent.close();

@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 const workerProcess = fileURLToPath(new URL('./workerProcess.ts', import.meta.url));
 
+/**
+ * The PostgreSQL schema the workers of `queue` keep their threads in, when `DATABASE_URL`
+ * is set: one per run of the example, as the Redis key prefix is.
+ */
+export function threadSchema(queue: string): string {
+  return `worker_pool_${queue.replace(/^travel:/, '').replace(/[^a-z0-9]/g, '_')}`;
+}
+
 /** A worker process of the pool. */
 export interface WorkerProcess {
   readonly pid: number;

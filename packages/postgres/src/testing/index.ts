@@ -1,0 +1,8 @@
+export {
+  POSTGRES_INSTALL_HINT,
+  type PostgresServer,
+  type PostgresServerOptions,
+  postgresBinDir,
+  postgresServerAvailable,
+  startPostgresServer,
+} from './postgresServer.js';

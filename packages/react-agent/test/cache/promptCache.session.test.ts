@@ -1,6 +1,11 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   handoffPipeline,
   type JsonObject,
+  loadSkills,
+  piiGuardrail,
   replyMetadata,
   Toolkit,
   tool,
@@ -68,6 +73,35 @@ describe('prompt caching over a scripted tool session (strict OpenAI server)', (
     await run(agent, userMsg('Plan, then do it.'));
     await run(agent, userMsg('One more search.'));
     expect(server.requests).toHaveLength(9);
+    expect(driftsOf(bodies(server))).toEqual([]);
+  });
+
+  it('keeps every prefix byte-stable with skills and guardrails, across calls', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxagent-cache-skills-'));
+    await mkdir(join(dir, 'testing'));
+    await writeFile(
+      join(dir, 'testing', 'SKILL.md'),
+      '---\nname: testing\ndescription: How this repository runs its tests.\n---\nRun run_tests on the package you changed.\n',
+    );
+    const script = [
+      { toolCalls: [{ name: 'load_skill', arguments: { name: 'testing' } }] },
+      { toolCalls: [sessionCall(0)] },
+      { toolCalls: [sessionCall(2)] },
+      'Done.',
+      { toolCalls: [sessionCall(1)] },
+      'Done again.',
+    ];
+    const { server, agent } = await harness(script, {
+      sysPrompt: CODING_SYS_PROMPT,
+      toolkit: codingToolkit(),
+      skills: await loadSkills(dir),
+      guardrails: [piiGuardrail({ redact: true })],
+    });
+    await run(agent, userMsg('Change it and test it; mail me at dev@example.com.'));
+    await run(agent, userMsg('One more search.'));
+    await rm(dir, { recursive: true, force: true });
+    expect(server.requests).toHaveLength(6);
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('- testing: How this repository');
     expect(driftsOf(bodies(server))).toEqual([]);
   });
 

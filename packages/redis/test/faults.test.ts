@@ -9,7 +9,7 @@ import { RedisInterrupts, RedisMsgHub, RedisSession } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runTs, type TsProcess } from './childProcess.js';
+import { runTs, type TsProcess } from '../../../scripts/testing/tsProcess.js';
 import { describeRedis } from './describeRedis.js';
 import { nextDeliveries, nextError, texts } from './hubEvents.js';
 import { LongJobAgent } from './longJobAgent.js';

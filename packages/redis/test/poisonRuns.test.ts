@@ -9,7 +9,7 @@ import { AgentWorker, RedisSession, RemoteAgent, RemoteRunError } from '@rxagent
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runTs, type TsProcess } from './childProcess.js';
+import { runTs, type TsProcess } from '../../../scripts/testing/tsProcess.js';
 import { describeRedis } from './describeRedis.js';
 
 const workerProcess = fileURLToPath(new URL('./fixtures/workerProcess.ts', import.meta.url));

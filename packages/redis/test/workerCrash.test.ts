@@ -6,7 +6,7 @@ import { loadCheckpoint, textOf } from '@rxagent/core';
 import { RedisSession, RemoteAgent } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runTs, type TsProcess } from './childProcess.js';
+import { runTs, type TsProcess } from '../../../scripts/testing/tsProcess.js';
 import { describeRedis } from './describeRedis.js';
 
 const workerProcess = fileURLToPath(new URL('./fixtures/workerProcess.ts', import.meta.url));

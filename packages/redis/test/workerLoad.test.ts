@@ -6,7 +6,7 @@ import { loadCheckpoint } from '@rxagent/core';
 import { RedisSession } from '@rxagent/redis';
 import { type RedisServer, startRedisServer } from '@rxagent/redis/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runTs, type TsProcess } from './childProcess.js';
+import { runTs, type TsProcess } from '../../../scripts/testing/tsProcess.js';
 import { describeRedis } from './describeRedis.js';
 
 const loadWorker = fileURLToPath(new URL('./fixtures/loadWorker.ts', import.meta.url));

@@ -10,7 +10,7 @@ import {
   startRestateServer,
 } from '@rxagent/restate/testing';
 import { describe } from 'vitest';
-import { runTs, type TsProcess } from './childProcess.js';
+import { runTs, type TsProcess } from '../../../scripts/testing/tsProcess.js';
 
 const endpointFile = fileURLToPath(new URL('./fixtures/endpoint.ts', import.meta.url));
 

@@ -30,6 +30,7 @@ export class ActiveCallContext implements CallContext {
   #own: Usage | undefined; // this agent's own requests
   #others: Record<string, Usage> | undefined; // other agents' usage, by name
   #steering: Steering | undefined; // made by the first steer()
+  #steerListeners: readonly (() => void)[] | undefined; // made by the first onSteer()
   readonly #hooksFor: HooksFor;
   #sink: ((event: AgentEvent) => void) | undefined;
   /** The event types `#sink` wants (`stream({ events })`); every type when undefined. */
@@ -161,6 +162,15 @@ export class ActiveCallContext implements CallContext {
   steer(msgs: readonly Msg[]): void {
     this.#steering ??= new Steering();
     this.#steering.add(msgs);
+    if (this.#steerListeners) for (const listener of this.#steerListeners) listener();
+  }
+
+  /** Calls `listener` after each `steer()` of this call; returns what removes it. */
+  onSteer(listener: () => void): () => void {
+    this.#steerListeners = [...(this.#steerListeners ?? []), listener];
+    return () => {
+      this.#steerListeners = this.#steerListeners?.filter((l) => l !== listener);
+    };
   }
 
   takeSteered(): Msg[] {

@@ -55,6 +55,12 @@ export interface CallContext {
    * with it. Each is handed out once; their ids go to the reply's `metadata.steered`.
    */
   takeSteered(): Msg[];
+  /**
+   * Calls `listener` each time `steer()` gives this call messages (after they were added, so
+   * `takeSteered()` returns them); returns what removes it. For a subclass that forwards
+   * steered messages at once instead of at its next model request (a remote agent).
+   */
+  onSteer?(listener: () => void): () => void;
   /** Whether the agent is durable: `checkpoint()` saves, and the call may be recovered. */
   readonly durable: boolean;
   /**

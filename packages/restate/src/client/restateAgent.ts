@@ -173,37 +173,48 @@ export class RestateAgent extends AgentBase {
     );
     let last = -1;
     const approvals = new Set<string>();
-    for (;;) {
-      const steered = context.takeSteered();
-      if (steered.length > 0) await callHandler(this.#target, 'steer', { input: steered });
-      const done = replied;
-      let page: EventsPage;
-      try {
-        page = await callHandler<EventsPage>(
-          this.#target,
-          'events',
-          { runId, after: last },
-          { signal },
-        );
-      } catch {
-        // The reply decides how the call ends; events are read again after a pause.
-        if (signal.aborted || replied) return;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        continue;
-      }
-      for (const event of page.events) {
-        const seq = event['seq'];
-        if (typeof seq === 'number') {
-          if (seq <= last) continue;
-          last = seq;
-        } else {
-          const id = JSON.stringify(event['approvalRequired'] ?? null);
-          if (approvals.has(id)) continue;
-          approvals.add(id);
+    // A steer cuts the current events read short, so it reaches the remote call at once
+    // rather than when that (long-polling) read ends.
+    let poll: AbortController | undefined;
+    const stopListening = context.onSteer?.(() => poll?.abort());
+    try {
+      for (;;) {
+        // Made before the steered messages are taken: a steer from here on cuts the read.
+        poll = new AbortController();
+        const steered = context.takeSteered();
+        if (steered.length > 0) await callHandler(this.#target, 'steer', { input: steered });
+        const done = replied;
+        let page: EventsPage;
+        try {
+          page = await callHandler<EventsPage>(
+            this.#target,
+            'events',
+            { runId, after: last },
+            { signal: AbortSignal.any([signal, poll.signal]) },
+          );
+        } catch {
+          // A steer: read again at once. Otherwise the reply decides how the call ends;
+          // events are read again after a pause.
+          if (signal.aborted || replied) return;
+          if (!poll.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
         }
-        this.#forward(event, context, fail);
+        for (const event of page.events) {
+          const seq = event['seq'];
+          if (typeof seq === 'number') {
+            if (seq <= last) continue;
+            last = seq;
+          } else {
+            const id = JSON.stringify(event['approvalRequired'] ?? null);
+            if (approvals.has(id)) continue;
+            approvals.add(id);
+          }
+          this.#forward(event, context, fail);
+        }
+        if (signal.aborted || page.done || done) return;
       }
-      if (signal.aborted || page.done || done) return;
+    } finally {
+      stopListening?.();
     }
   }
 

@@ -1,8 +1,9 @@
+// Child processes of the tests that run a TypeScript program (Redis workers, Restate endpoints).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A TypeScript program run as its own Node process (through tsx, on the workspace sources). */
 export interface TsProcess {
@@ -31,7 +32,7 @@ export function runTs(file: string, args: readonly string[]): TsProcess {
     if (process.env['RXAGENT_DEBUG']) process.stderr.write(data);
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    if (process.env['RXAGENT_DEBUG']) console.log('endpoint:', line);
+    if (process.env['RXAGENT_DEBUG']) console.log('child:', line);
     lines.push(line);
     for (const waiter of waiters.filter((w) => w.line === line)) {
       waiters.splice(waiters.indexOf(waiter), 1);

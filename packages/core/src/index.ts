@@ -108,6 +108,8 @@ export type {
   HookEvent,
   HookEventOf,
   HookEventType,
+  MemoryRecallEvent,
+  MemoryWriteEvent,
   ModelResponseInfo,
   PostActingEvent,
   PostCallEvent,
@@ -120,6 +122,7 @@ export type {
   PreReasoningEvent,
   PreSummaryEvent,
   ReasoningChunkEvent,
+  RecalledItem,
   Stoppable,
   ToolResultKind,
 } from './hooks/hookEvent.js';

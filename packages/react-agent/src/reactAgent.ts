@@ -12,6 +12,7 @@ import {
   type JsonObject,
   type Memory,
   type Msg,
+  type RecoverOptions,
   StoreOnceMemory,
   Toolkit,
   type ToolUseBlock,
@@ -37,6 +38,7 @@ import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { AgentLongTermMemory, longTermMemoryMode } from './memory/agentLongTermMemory.js';
 import { openPlanDecision } from './plan/openPlanReminder.js';
 import { type Plan, planJson } from './plan/plan.js';
 import { PlanNotebook } from './plan/planNotebook.js';
@@ -101,6 +103,7 @@ export class ReActAgent extends AgentBase {
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
+  readonly #longTerm: AgentLongTermMemory | undefined; // `longTermMemory`, at the step boundaries
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -122,12 +125,40 @@ export class ReActAgent extends AgentBase {
     this.#finishGuard = options.finishGuard;
     this.#handoffs = Handoffs.of(this.name, options.handoffs);
     this.#approvalRules = checkApprovalRules(options.name, options.approvalRules);
-    const callToolkit = this.#handoffs.extend(this.toolkit);
+    this.#longTerm = options.longTermMemory
+      ? new AgentLongTermMemory(
+          options.longTermMemory,
+          longTermMemoryMode(options.name, options.longTermMemoryMode),
+          this,
+          (event) => this.notify(event),
+        )
+      : undefined;
+    const callToolkit = this.#handoffs.extend(this.toolkit).extend(this.#longTerm?.tools() ?? []);
     this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
     if (plan) this.registerState('plan', plan);
+    if (this.#longTerm) this.registerState('longTermMemory', this.#longTerm.outbox);
+  }
+
+  /** A call; with `longTermMemory`, the observer's facts are written once the reply is out. */
+  override call(...args: Parameters<AgentBase['call']>): Observable<Msg> {
+    return this.#longTerm ? this.#longTerm.afterReply(super.call(...args)) : super.call(...args);
+  }
+
+  /** Like `call`, the observer's facts written after the reply event. */
+  override stream(...args: Parameters<AgentBase['stream']>): ReturnType<AgentBase['stream']> {
+    return this.#longTerm
+      ? this.#longTerm.afterReply(super.stream(...args))
+      : super.stream(...args);
+  }
+
+  /** Also writes the facts a crashed process left pending in its checkpoint. */
+  override recover(options?: RecoverOptions): Observable<Msg> {
+    return this.#longTerm
+      ? this.#longTerm.afterReply(super.recover(options))
+      : super.recover(options);
   }
 
   /** The plan the model made (`plan: true`), open or finished, if it made one. */
@@ -184,9 +215,11 @@ export class ReActAgent extends AgentBase {
         ? new ReActCheckpoints(state, first, resuming ? recovered : undefined)
         : undefined;
       state.checkpoints = checkpoints;
-      const next = checkpoints
+      const stepOf = checkpoints
         ? (step: RunnableStep) => checkpoints.afterStep(stepObservable(this.#next(step, state)))
         : (step: RunnableStep) => this.#next(step, state);
+      const fresh = admitted?.kind === 'reason';
+      const next = this.#longTerm?.forCall(state, msgs, fresh, stepOf) ?? stepOf;
       const running = runReactLoop(first, next, {
         final: (step) => subscriber.next(this.#finalReply(step, state)),
         error: (error) => {

@@ -8,10 +8,12 @@ import {
   optionNames,
   type Toolkit,
 } from '@rxagent/core';
+import type { LongTermMemory } from '@rxagent/memory';
 import type { FinishGuard } from './judge/finishGuard.js';
 import type { ApprovalRule } from './loop/approvalRules.js';
 import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
+import type { LongTermMemoryMode } from './memory/agentLongTermMemory.js';
 
 /** Options of `new ReActAgent(...)`. */
 export interface ReActAgentOptions extends AgentBaseOptions {
@@ -87,6 +89,17 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * and field.
    */
   readonly approvalRules?: readonly ApprovalRule[];
+  /**
+   * What the agent knows across calls, threads and users (`@rxagent/memory`), per namespace
+   * of the call's `callContext`. See `longTermMemoryMode`.
+   */
+  readonly longTermMemory?: LongTermMemory;
+  /**
+   * `'static'`: one store round trip before the call's first request recalls working memory
+   * and facts for the input into a memory block stored after it; `'agent'`: the model gets
+   * `memory_search`, `memory_save`, `memory_update` and `memory_forget`; `'both'` (default).
+   */
+  readonly longTermMemoryMode?: LongTermMemoryMode;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -110,5 +123,7 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     budget: true,
     plan: true,
     approvalRules: true,
+    longTermMemory: true,
+    longTermMemoryMode: true,
   },
 );

@@ -21,6 +21,8 @@ export const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
   postSummary: true,
   preCompress: true,
   postCompress: true,
+  memoryRecall: true,
+  memoryWrite: true,
   error: true,
 };
 

@@ -17,6 +17,8 @@ const TRACED: Readonly<Record<Exclude<HookEventType, 'reasoningChunk' | 'actingC
   postSummary: true,
   preCompress: true,
   postCompress: true,
+  memoryRecall: true,
+  memoryWrite: true,
   error: true,
 };
 

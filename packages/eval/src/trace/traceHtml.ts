@@ -149,6 +149,7 @@ function markerIcon(kind: string): string {
     error: '✖',
     delivery: '↘',
     compress: '⇊',
+    memory: '◈',
   };
   return icons[kind] ?? '•';
 }

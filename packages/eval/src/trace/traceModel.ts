@@ -40,7 +40,15 @@ export interface TraceToolCall {
 
 /** Something that happened at one moment: an interrupt, an approval, a delivery, an error. */
 export interface TraceMarker {
-  readonly kind: 'interrupt' | 'approval' | 'stop' | 'denied' | 'error' | 'delivery' | 'compress';
+  readonly kind:
+    | 'interrupt'
+    | 'approval'
+    | 'stop'
+    | 'denied'
+    | 'error'
+    | 'delivery'
+    | 'compress'
+    | 'memory';
   readonly at: number;
   readonly text: string;
 }
@@ -173,6 +181,20 @@ class LaneBuilder {
           kind: 'compress',
           at,
           text: `context compressed: ${event.removed} messages, ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+        });
+        return;
+      case 'memoryRecall':
+        this.#mark({
+          kind: 'memory',
+          at,
+          text: `memory recall (${event.source}): ${event.items.map((i) => `${i.key} ${i.score.toFixed(2)}`).join(', ') || 'nothing'} · ${event.ms.toFixed(1)} ms`,
+        });
+        return;
+      case 'memoryWrite':
+        this.#mark({
+          kind: 'memory',
+          at,
+          text: `memory write (${event.source}): ${event.keys.join(', ') || 'nothing'}${event.usage ? ` · ${event.usage.totalTokens} tokens` : ''}${event.error ? ` · failed: ${event.error}` : ''}`,
         });
         return;
       case 'error':

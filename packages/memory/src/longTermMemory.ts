@@ -75,6 +75,7 @@ export class LongTermMemory {
   readonly schema: z.ZodType | undefined;
   readonly #namespace: LongTermMemoryOptions['namespace'];
   readonly #working: WorkingMemoryWriter;
+  readonly #writes = new Set<Promise<unknown>>();
 
   constructor(options: LongTermMemoryOptions) {
     const where = 'new LongTermMemory()';
@@ -113,6 +114,21 @@ export class LongTermMemory {
     this.observer = observer;
     this.schema = workingMemory?.schema;
     this.#working = new WorkingMemoryWriter(store, this.schema);
+  }
+
+  /**
+   * Resolves once every write started in the background (an agent's observer facts, written
+   * after its reply) has ended, however it ended.
+   */
+  async settled(): Promise<void> {
+    while (this.#writes.size > 0) await Promise.allSettled([...this.#writes]);
+  }
+
+  /** Counts `write` among the background writes `settled()` waits for. */
+  track(write: Promise<unknown>): void {
+    const tracked = write.finally(() => this.#writes.delete(tracked));
+    tracked.catch(() => undefined);
+    this.#writes.add(tracked);
   }
 
   /** Whether working memory is kept (a `workingMemory` schema was given). */
@@ -197,7 +213,10 @@ export class LongTermMemory {
    * Applies a JSON Merge Patch to the caller's working memory (see `WorkingMemoryWriter`):
    * validated by the schema, compare-and-set, one at a time per namespace.
    */
-  async updateWorkingMemory(callContext: JsonObject | undefined, patch: JsonObject): Promise<JsonObject> {
+  async updateWorkingMemory(
+    callContext: JsonObject | undefined,
+    patch: JsonObject,
+  ): Promise<JsonObject> {
     return this.patchIn(this.namespaceOf(callContext), patch).then((written) => written.value);
   }
 

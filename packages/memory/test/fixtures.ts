@@ -1,8 +1,37 @@
 /** Deterministic noise: `n` facts about other things, made of a small vocabulary. */
 export function noiseFacts(n: number, seed = 1): string[] {
-  const subjects = ['The printer', 'Bob', 'The office', 'Carol', 'The garden', 'The car', 'Dave', 'The team'];
-  const verbs = ['needs', 'prefers', 'ordered', 'booked', 'painted', 'repaired', 'visited', 'returned'];
-  const objects = ['blue folders', 'a window seat', 'Friday meetings', 'the red bicycle', 'oak tables', 'jazz records', 'the east wing', 'spare keys', 'paper cups', 'winter tyres'];
+  const subjects = [
+    'The printer',
+    'Bob',
+    'The office',
+    'Carol',
+    'The garden',
+    'The car',
+    'Dave',
+    'The team',
+  ];
+  const verbs = [
+    'needs',
+    'prefers',
+    'ordered',
+    'booked',
+    'painted',
+    'repaired',
+    'visited',
+    'returned',
+  ];
+  const objects = [
+    'blue folders',
+    'a window seat',
+    'Friday meetings',
+    'the red bicycle',
+    'oak tables',
+    'jazz records',
+    'the east wing',
+    'spare keys',
+    'paper cups',
+    'winter tyres',
+  ];
   const random = rng(seed);
   return Array.from({ length: n }, (_, i) => {
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;

@@ -28,7 +28,10 @@ function sqlite(): SqliteStore {
 }
 
 describe('LongTermMemory recall', () => {
-  for (const [name, make] of [['InMemoryStore', () => new InMemoryStore()], ['SqliteStore', sqlite]] as const) {
+  for (const [name, make] of [
+    ['InMemoryStore', () => new InMemoryStore()],
+    ['SqliteStore', sqlite],
+  ] as const) {
     it(`finds the right fact among 1,000 by keyword (${name})`, async () => {
       const memory = new LongTermMemory({ store: make(), namespace: byUser });
       const noise = noiseFacts(999);
@@ -112,7 +115,9 @@ describe('LongTermMemory namespaces', () => {
     await memory.save(alice, 'Alice lives in Lisbon.');
     await memory.save(bob, 'Bob lives in Oslo.');
     await memory.updateWorkingMemory(alice, { city: 'Lisbon' });
-    expect((await memory.recall(bob, 'lives Lisbon Oslo')).facts.map((f) => f.value['text'])).toEqual(['Bob lives in Oslo.']);
+    expect(
+      (await memory.recall(bob, 'lives Lisbon Oslo')).facts.map((f) => f.value['text']),
+    ).toEqual(['Bob lives in Oslo.']);
     expect(await memory.workingMemory(bob)).toEqual({});
     expect(await memory.forgetAll(bob)).toBe(1);
     expect((await memory.recall(alice, 'Lisbon')).facts).toHaveLength(1);
@@ -128,7 +133,10 @@ describe('LongTermMemory namespaces', () => {
   it('rejects a namespace function that returns no segments', async () => {
     const memory = new LongTermMemory({ store: new InMemoryStore(), namespace: () => [] });
     await expect(memory.save(alice, 'x')).rejects.toThrow(/non-empty array/);
-    expect(() => new LongTermMemory({ store: new InMemoryStore(), namespace: byUser, recal: {} } as never)).toThrow(/recal/);
+    expect(
+      () =>
+        new LongTermMemory({ store: new InMemoryStore(), namespace: byUser, recal: {} } as never),
+    ).toThrow(/recal/);
   });
 
   it('forgets everything of a user (privacy)', async () => {
@@ -160,12 +168,20 @@ function fuzzPatch(random: () => number, id: number): JsonObject {
 }
 
 describe('LongTermMemory working memory', () => {
-  for (const [name, make] of [['InMemoryStore', () => new InMemoryStore()], ['SqliteStore', sqlite]] as const) {
-    it(`keeps every one of 10,000 fuzzed concurrent patches (${name})`, { timeout: 120_000 }, async () => {
+  for (const [name, make] of [
+    ['InMemoryStore', () => new InMemoryStore()],
+    ['SqliteStore', sqlite],
+  ] as const) {
+    it(`keeps every one of 10,000 fuzzed concurrent patches (${name})`, {
+      timeout: 120_000,
+    }, async () => {
       const store = make();
       const schema = z.record(z.string(), z.unknown());
       // Many threads of one user: several agents, each with its own LongTermMemory, one store.
-      const memories = Array.from({ length: 4 }, () => new LongTermMemory({ store, namespace: byUser, workingMemory: { schema } }));
+      const memories = Array.from(
+        { length: 4 },
+        () => new LongTermMemory({ store, namespace: byUser, workingMemory: { schema } }),
+      );
       const random = rng(42);
       const patches = Array.from({ length: 10_000 }, (_, id) => fuzzPatch(random, id));
       const written = await Promise.all(
@@ -173,7 +189,9 @@ describe('LongTermMemory working memory', () => {
       );
       // Replaying the patches in the order they were written gives exactly what is stored:
       // no patch was lost or applied to a stale value.
-      const order = written.map((w, id) => ({ version: w.version, id })).sort((a, b) => a.version - b.version);
+      const order = written
+        .map((w, id) => ({ version: w.version, id }))
+        .sort((a, b) => a.version - b.version);
       expect(new Set(order.map((o) => o.version)).size).toBe(10_000);
       let replay: JsonObject = {};
       for (const { id } of order) replay = mergePatch(replay, patches[id]!) as JsonObject;
@@ -208,7 +226,9 @@ describe('LongTermMemory working memory', () => {
     await memory.updateWorkingMemory(alice, { mine: 1 });
     expect(await memory.workingMemory(alice)).toEqual({ mine: 1, other1: true, other0: true });
     sneakIns = MAX_PATCH_ATTEMPTS;
-    await expect(memory.updateWorkingMemory(alice, { mine: 2 })).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(memory.updateWorkingMemory(alice, { mine: 2 })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
     expect((await memory.workingMemory(alice))['mine']).toBe(1);
   });
 

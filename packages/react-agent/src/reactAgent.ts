@@ -12,7 +12,6 @@ import {
   type JsonObject,
   type Memory,
   type Msg,
-  type RecoverOptions,
   StoreOnceMemory,
   Toolkit,
   type ToolUseBlock,
@@ -142,25 +141,6 @@ export class ReActAgent extends AgentBase {
     if (this.#longTerm) this.registerState('longTermMemory', this.#longTerm.outbox);
   }
 
-  /** A call; with `longTermMemory`, the observer's facts are written once the reply is out. */
-  override call(...args: Parameters<AgentBase['call']>): Observable<Msg> {
-    return this.#longTerm ? this.#longTerm.afterReply(super.call(...args)) : super.call(...args);
-  }
-
-  /** Like `call`, the observer's facts written after the reply event. */
-  override stream(...args: Parameters<AgentBase['stream']>): ReturnType<AgentBase['stream']> {
-    return this.#longTerm
-      ? this.#longTerm.afterReply(super.stream(...args))
-      : super.stream(...args);
-  }
-
-  /** Also writes the facts a crashed process left pending in its checkpoint. */
-  override recover(options?: RecoverOptions): Observable<Msg> {
-    return this.#longTerm
-      ? this.#longTerm.afterReply(super.recover(options))
-      : super.recover(options);
-  }
-
   /** The plan the model made (`plan: true`), open or finished, if it made one. */
   get plan(): Plan | undefined {
     return this.#plan?.plan;
@@ -236,6 +216,7 @@ export class ReActAgent extends AgentBase {
         running.unsubscribe();
         if (this.#current === state) this.#current = undefined;
         if (outcome === undefined) transcript.seal();
+        this.#longTerm?.afterCall(); // the observer's facts, written once the reply is out
         this.onCallEnd(state, outcome ?? 'cancelled');
       };
     });

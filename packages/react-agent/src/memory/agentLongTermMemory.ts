@@ -16,18 +16,7 @@ import {
   memoryTools,
   observeExchange,
 } from '@rxagent/memory';
-import {
-  catchError,
-  concatMap,
-  concatWith,
-  defer,
-  from,
-  ignoreElements,
-  lastValueFrom,
-  map,
-  type Observable,
-  of,
-} from 'rxjs';
+import { catchError, concatMap, defer, from, lastValueFrom, map, type Observable, of } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { type StepStart, stepObservable } from '../loop/reactLoop.js';
 import type { FinalStep, RunnableStep, Step } from '../loop/step.js';
@@ -47,16 +36,18 @@ export type NextStep = (step: RunnableStep) => Observable<Step> | StepStart;
  * prompt cache keeps hitting; nothing is read between steps. In the `agent` (and `both`)
  * mode the model gets the memory tools. With an observer, a final reply is turned into
  * facts (while the budget is not spent; the usage counts in the call's), kept in the
- * agent's state, and written once the reply was emitted (`afterReply`).
+ * agent's state, and written once the reply was emitted (`afterCall`); a durable agent's
+ * `recover()` loads facts a crash left unwritten, and they are written then.
  */
 export class AgentLongTermMemory {
-  readonly outbox = new MemoryOutbox();
+  /** Pending facts, in the agent's state; loading a state that holds some writes them. */
+  readonly outbox = new MemoryOutbox(() => this.afterCall());
   #flushing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly memory: LongTermMemory,
     readonly mode: LongTermMemoryMode,
-    readonly agent: Agent,
+    readonly agent: Agent & { readonly isRunning: boolean },
     readonly notify: <E extends HookEvent>(event: E) => Observable<E>,
   ) {}
 
@@ -88,18 +79,31 @@ export class AgentLongTermMemory {
   }
 
   /**
-   * `source` (a call's replies or events), then the observer's pending facts written: the
-   * reply is out before any write starts. A failed write is reported on the `memoryWrite`
-   * event and stays pending (in state) for the next flush.
+   * After a call (its `doCall` ended): the pending facts are written once the agent is idle
+   * again — its guard is released right before its reply is emitted, so no write starts
+   * before the reply is out (after ~1 s of back-to-back calls they go anyway).
+   * `LongTermMemory.settled()` resolves when they are written.
    */
-  afterReply<T>(source: Observable<T>): Observable<T> {
-    return source.pipe(concatWith(defer(() => this.flush()).pipe(ignoreElements())));
+  afterCall(): void {
+    if (this.outbox.pending.length === 0) return;
+    this.memory.track(this.#whenIdle().then(() => this.flush()));
   }
 
   /** Writes what the outbox holds; never rejects (failures go to `memoryWrite` events). */
   flush(): Promise<void> {
     this.#flushing = this.#flushing.then(() => this.#writeAll());
     return this.#flushing;
+  }
+
+  #whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      let tries = 0;
+      const check = (): void => {
+        if (!this.agent.isRunning || ++tries > 1000) resolve();
+        else setTimeout(check, 1);
+      };
+      setTimeout(check, 0);
+    });
   }
 
   async #writeAll(): Promise<void> {

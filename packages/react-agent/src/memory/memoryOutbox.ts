@@ -14,6 +14,9 @@ export interface PendingFacts {
 export class MemoryOutbox implements StateModule {
   #pending: PendingFacts[] = [];
 
+  /** `loaded` runs after a state with pending facts was loaded (to write them). */
+  constructor(readonly loaded: () => void = () => undefined) {}
+
   /** What waits, oldest first. */
   get pending(): readonly PendingFacts[] {
     return this.#pending;
@@ -48,6 +51,7 @@ export class MemoryOutbox implements StateModule {
       namespace: [...(entry['namespace'] as string[])],
       facts: [...(entry['facts'] as string[])],
     }));
+    if (this.#pending.length > 0) this.loaded();
   }
 }
 

@@ -8,8 +8,9 @@ import {
 import type { z } from 'zod';
 import { mergePatch } from './mergePatch.js';
 
-/** Where working memory lives under a user's namespace, and its key there. */
+/** The segment under a user's namespace where working memory lives. */
 export const WORKING_SEGMENT = 'working';
+/** The key of working memory in its segment. */
 export const WORKING_KEY = 'current';
 
 /** Attempts of a patch that keeps meeting another process's writes before it gives up. */

@@ -21,6 +21,7 @@ import { httpSequential } from './suites/httpSequential.js';
 import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
 import { longConversation } from './suites/longConversation.js';
+import { memory } from './suites/memory.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { redis } from './suites/redis.js';
@@ -47,9 +48,10 @@ const SUITES = [
   'evalOverhead',
   'durable',
   'sqlite',
+  'memory',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: here a redis-server). */
-const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite']);
+const OPT_IN: ReadonlySet<string> = new Set(['redis', 'workers', 'durable', 'sqlite', 'memory']);
 
 const args = process.argv.slice(2);
 const config = configFrom(args);
@@ -100,6 +102,7 @@ if (want('workers')) report(await workers(config));
 if (want('evalOverhead')) report(await evalOverhead(config));
 if (want('durable')) report(await durable(config));
 if (want('sqlite')) report(await sqlite(config));
+if (want('memory')) report(await memory(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

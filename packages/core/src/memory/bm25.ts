@@ -70,6 +70,8 @@ interface Indexed {
 export class Bm25Index {
   readonly #documents: readonly Indexed[];
   readonly #documentFrequency = new Map<string, number>();
+  /** Term → the positions of the documents holding it, ascending: a search visits only those. */
+  readonly #postings = new Map<string, number[]>();
   readonly #averageLength: number;
 
   constructor(
@@ -77,12 +79,16 @@ export class Bm25Index {
     readonly k1 = 1.2,
     readonly b = 0.75,
   ) {
-    this.#documents = documents.map((document) => {
+    this.#documents = documents.map((document, position) => {
       const terms = 'terms' in document ? document.terms : tokenize(document.text);
       const tf = new Map<string, number>();
       for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
-      for (const term of tf.keys())
+      for (const term of tf.keys()) {
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+        const posting = this.#postings.get(term);
+        if (posting === undefined) this.#postings.set(term, [position]);
+        else posting.push(position);
+      }
       return { id: document.id, tf, length: terms.length };
     });
     const total = this.#documents.reduce((sum, doc) => sum + doc.length, 0);
@@ -99,18 +105,28 @@ export class Bm25Index {
   /** Documents matching at least one query term, best first (ties keep corpus order). */
   search(query: string, limit = 5): Bm25Hit[] {
     const terms = [...new Set(tokenize(query))];
-    const hits: Bm25Hit[] = [];
     const average = this.#averageLength || 1;
-    for (const doc of this.#documents) {
-      let score = 0;
-      for (const term of terms) {
-        const tf = doc.tf.get(term) ?? 0;
-        if (tf === 0) continue;
+    // Scores summed term by term over the documents holding the term (in term order, as
+    // before), then ranked; ties keep corpus order.
+    const scores = new Map<number, number>();
+    for (const term of terms) {
+      const posting = this.#postings.get(term);
+      if (posting === undefined) continue;
+      const idf = this.idf(term);
+      for (const position of posting) {
+        const doc = this.#documents[position] as Indexed;
+        const tf = doc.tf.get(term) as number;
         const norm = this.k1 * (1 - this.b + (this.b * doc.length) / average);
-        score += (this.idf(term) * tf * (this.k1 + 1)) / (tf + norm);
+        scores.set(
+          position,
+          (scores.get(position) ?? 0) + (idf * tf * (this.k1 + 1)) / (tf + norm),
+        );
       }
-      if (score > 0) hits.push({ id: doc.id, score });
     }
-    return hits.sort((x, y) => y.score - x.score).slice(0, limit);
+    const ranked = [...scores].filter(([, score]) => score > 0);
+    ranked.sort(([a, x], [b, y]) => y - x || a - b);
+    return ranked
+      .slice(0, limit)
+      .map(([position, score]) => ({ id: (this.#documents[position] as Indexed).id, score }));
   }
 }

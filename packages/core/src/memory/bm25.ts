@@ -123,10 +123,39 @@ export class Bm25Index {
         );
       }
     }
-    const ranked = [...scores].filter(([, score]) => score > 0);
-    ranked.sort(([a, x], [b, y]) => y - x || a - b);
-    return ranked
-      .slice(0, limit)
-      .map(([position, score]) => ({ id: (this.#documents[position] as Indexed).id, score }));
+    return topHits(scores, limit).map(([position, score]) => ({
+      id: (this.#documents[position] as Indexed).id,
+      score,
+    }));
   }
+}
+
+/** Before `b` in a ranking: a higher score, or an equal score earlier in the corpus. */
+function ranksBefore(a: readonly [number, number], b: readonly [number, number]): boolean {
+  return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+}
+
+/**
+ * The `limit` best `[position, score]` entries with a positive score, best first: one pass
+ * keeping a sorted list of at most `limit` (most hits are rejected against its last entry),
+ * rather than sorting every hit.
+ */
+function topHits(scores: ReadonlyMap<number, number>, limit: number): [number, number][] {
+  const top: [number, number][] = [];
+  if (limit <= 0) return top;
+  // A long list (fusion wants every hit): one sort beats inserting into it.
+  if (limit > 64) {
+    const all = [...scores].filter(([, score]) => score > 0);
+    all.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
+    return all.slice(0, limit);
+  }
+  for (const hit of scores) {
+    if (!(hit[1] > 0)) continue;
+    if (top.length === limit && !ranksBefore(hit, top[limit - 1] as [number, number])) continue;
+    let at = top.length;
+    while (at > 0 && ranksBefore(hit, top[at - 1] as [number, number])) at--;
+    top.splice(at, 0, hit);
+    if (top.length > limit) top.pop();
+  }
+  return top;
 }

@@ -165,7 +165,8 @@ export class InMemoryStore implements MemoryStore {
     if (cacheKey !== undefined && cached === undefined)
       this.#indexes.set(cacheKey, { namespace: [...namespace], candidates, index });
     const entryOf = (id: string): Entry => candidates[Number(id)] as Entry;
-    const keyword = index.search(query, candidates.length);
+    // Fused with vectors, the whole keyword ranking counts; alone, only its first `limit`.
+    const keyword = index.search(query, this.#embedder === undefined ? limit : candidates.length);
     let ranked: { id: string; score: number }[] = keyword;
     if (this.#embedder !== undefined && candidates.length > 0) {
       const [wanted] = await embedChecked(this.#embedder, [query], options.signal);

@@ -70,8 +70,13 @@ interface Indexed {
 export class Bm25Index {
   readonly #documents: readonly Indexed[];
   readonly #documentFrequency = new Map<string, number>();
-  /** Term → the positions of the documents holding it, ascending: a search visits only those. */
-  readonly #postings = new Map<string, number[]>();
+  /**
+   * Term → the positions of the documents holding it (ascending) and the term's count in
+   * each: a search visits only those documents.
+   */
+  readonly #postings = new Map<string, { positions: number[]; counts: number[] }>();
+  /** Each document's length normalisation, `k1 × (1 − b + b × length / average)`. */
+  readonly #norms: Float64Array;
   readonly #averageLength: number;
 
   constructor(
@@ -83,16 +88,25 @@ export class Bm25Index {
       const terms = 'terms' in document ? document.terms : tokenize(document.text);
       const tf = new Map<string, number>();
       for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
-      for (const term of tf.keys()) {
+      for (const [term, count] of tf) {
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
         const posting = this.#postings.get(term);
-        if (posting === undefined) this.#postings.set(term, [position]);
-        else posting.push(position);
+        if (posting === undefined)
+          this.#postings.set(term, { positions: [position], counts: [count] });
+        else {
+          posting.positions.push(position);
+          posting.counts.push(count);
+        }
       }
       return { id: document.id, tf, length: terms.length };
     });
     const total = this.#documents.reduce((sum, doc) => sum + doc.length, 0);
     this.#averageLength = total / Math.max(1, documents.length);
+    const average = this.#averageLength || 1;
+    this.#norms = Float64Array.from(
+      this.#documents,
+      (doc) => k1 * (1 - b + (b * doc.length) / average),
+    );
   }
 
   /** Inverse document frequency of `term` (already tokenised); never negative. */
@@ -105,25 +119,26 @@ export class Bm25Index {
   /** Documents matching at least one query term, best first (ties keep corpus order). */
   search(query: string, limit = 5): Bm25Hit[] {
     const terms = [...new Set(tokenize(query))];
-    const average = this.#averageLength || 1;
-    // Scores summed term by term over the documents holding the term (in term order, as
-    // before), then ranked; ties keep corpus order.
-    const scores = new Map<number, number>();
+    // Scores summed term by term over the documents holding the term, then ranked; ties
+    // keep corpus order. Every term's contribution is positive, so 0 means "not touched".
+    const sums = new Float64Array(this.#documents.length);
+    const touched: number[] = [];
+    const norms = this.#norms;
+    const k1 = this.k1;
     for (const term of terms) {
       const posting = this.#postings.get(term);
       if (posting === undefined) continue;
       const idf = this.idf(term);
-      for (const position of posting) {
-        const doc = this.#documents[position] as Indexed;
-        const tf = doc.tf.get(term) as number;
-        const norm = this.k1 * (1 - this.b + (this.b * doc.length) / average);
-        scores.set(
-          position,
-          (scores.get(position) ?? 0) + (idf * tf * (this.k1 + 1)) / (tf + norm),
-        );
+      const { positions, counts } = posting;
+      for (let i = 0; i < positions.length; i++) {
+        const position = positions[i] as number;
+        const tf = counts[i] as number;
+        if (sums[position] === 0) touched.push(position);
+        sums[position] =
+          (sums[position] as number) + (idf * tf * (k1 + 1)) / (tf + (norms[position] as number));
       }
     }
-    return topHits(scores, limit).map(([position, score]) => ({
+    return topHits(touched, sums, limit).map(([position, score]) => ({
       id: (this.#documents[position] as Indexed).id,
       score,
     }));
@@ -140,12 +155,17 @@ function ranksBefore(a: readonly [number, number], b: readonly [number, number])
  * keeping a sorted list of at most `limit` (most hits are rejected against its last entry),
  * rather than sorting every hit.
  */
-function topHits(scores: ReadonlyMap<number, number>, limit: number): [number, number][] {
+function topHits(
+  touched: readonly number[],
+  sums: Float64Array,
+  limit: number,
+): [number, number][] {
   const top: [number, number][] = [];
   if (limit <= 0) return top;
+  const scores = touched.map((position): [number, number] => [position, sums[position] as number]);
   // A long list (fusion wants every hit): one sort beats inserting into it.
   if (limit > 64) {
-    const all = [...scores].filter(([, score]) => score > 0);
+    const all = scores.filter(([, score]) => score > 0);
     all.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
     return all.slice(0, limit);
   }

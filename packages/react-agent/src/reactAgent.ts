@@ -132,7 +132,10 @@ export class ReActAgent extends AgentBase {
           (event) => this.notify(event),
         )
       : undefined;
-    const callToolkit = this.#handoffs.extend(this.toolkit).extend(this.#longTerm?.tools() ?? []);
+    const memoryTools = this.#longTerm?.tools() ?? [];
+    const handoffToolkit = this.#handoffs.extend(this.toolkit);
+    const callToolkit =
+      memoryTools.length > 0 ? handoffToolkit.extend(memoryTools) : handoffToolkit;
     this.#callToolkit = plan ? callToolkit.extend(planTools(plan)) : callToolkit;
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);

@@ -93,8 +93,10 @@ export class WorkingMemoryWriter {
         return { value, version };
       } catch (error) {
         if (!(error instanceof SessionConflictError) || attempt >= MAX_PATCH_ATTEMPTS) throw error;
-        // Another process wrote in between: back off a little, then re-read and re-apply.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 2));
+        // Another process wrote in between: back off (random, doubling up to 100 ms, so a
+        // process whose queue keeps winning drains first), then re-read and re-apply.
+        const backoffMs = Math.random() * Math.min(100, 2 ** attempt);
+        await new Promise((resolve) => setTimeout(resolve, backoffMs));
       }
     }
   }

@@ -244,3 +244,52 @@ describe('LongTermMemory working memory', () => {
     expect(await memory.workingMemory(alice)).toEqual({ age: 40 });
   });
 });
+
+describe('LongTermMemory working memory across connections', () => {
+  it('keeps every patch of two processes writing one SQLite file at once', {
+    timeout: 120_000,
+  }, async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'ltm-two-'));
+    // Two connections to one file: two stores, so two queues, as two processes would have.
+    const stores = [0, 1].map(() => new SqliteStore({ path: join(dir, 'memory.db') }));
+    try {
+      const schema = z.record(z.string(), z.unknown());
+      let conflicts = 0;
+      const counted = stores.map(
+        (store): MemoryStore => ({
+          get: (ns, key) => store.get(ns, key),
+          search: (ns, o) => store.search(ns, o),
+          delete: (ns, key) => store.delete(ns, key),
+          list: (ns) => store.list(ns),
+          put: (ns, key, value, options) =>
+            store.put(ns, key, value, options).catch((error: unknown) => {
+              if (error instanceof SessionConflictError) conflicts++;
+              throw error;
+            }),
+        }),
+      );
+      const memories = counted.map(
+        (store) => new LongTermMemory({ store, namespace: byUser, workingMemory: { schema } }),
+      );
+      const random = rng(7);
+      const patches = Array.from({ length: 400 }, (_, id) => fuzzPatch(random, id));
+      const written = await Promise.all(
+        patches.map((patch, id) => memories[id % 2]!.patchIn(['users', 'alice'], patch)),
+      );
+      const order = written
+        .map((w, id) => ({ version: w.version, id }))
+        .sort((a, b) => a.version - b.version);
+      expect(new Set(order.map((o) => o.version)).size).toBe(400);
+      let replay: JsonObject = {};
+      for (const { id } of order) replay = mergePatch(replay, patches[id]!) as JsonObject;
+      expect(await memories[1]!.workingMemory(alice)).toEqual(replay);
+      expect(conflicts).toBeGreaterThan(0); // the two really raced, and re-applied
+    } finally {
+      for (const store of stores) store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

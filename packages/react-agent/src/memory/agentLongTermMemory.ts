@@ -86,7 +86,9 @@ export class AgentLongTermMemory {
    */
   afterCall(): void {
     if (this.outbox.pending.length === 0) return;
-    this.memory.track(this.#whenIdle().then(() => this.flush()));
+    // Idle already (a state loaded by recover()): the writes start at once.
+    if (!this.agent.isRunning) this.memory.track(this.flush());
+    else this.memory.track(this.#whenIdle().then(() => this.flush()));
   }
 
   /** Writes what the outbox holds; never rejects (failures go to `memoryWrite` events). */

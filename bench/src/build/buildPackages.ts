@@ -47,6 +47,7 @@ const PACKAGES = [
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
   { dir: 'packages/sqlite', name: '@rxagent/sqlite', exports: { '.': './index.js' } },
+  { dir: 'packages/memory', name: '@rxagent/memory', exports: { '.': './index.js' } },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {

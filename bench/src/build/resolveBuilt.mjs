@@ -18,6 +18,7 @@ const BUILT = {
   '@rxagent/redis': new URL('@rxagent/redis/index.js', modules).href,
   '@rxagent/redis/testing': new URL('@rxagent/redis/testing/index.js', modules).href,
   '@rxagent/sqlite': new URL('@rxagent/sqlite/index.js', modules).href,
+  '@rxagent/memory': new URL('@rxagent/memory/index.js', modules).href,
 };
 
 export async function resolve(specifier, context, nextResolve) {

@@ -23,6 +23,7 @@ import { importTime } from './suites/importTime.js';
 import { inProcess } from './suites/inProcess.js';
 import { longConversation } from './suites/longConversation.js';
 import { longLoop } from './suites/longLoop.js';
+import { memory } from './suites/memory.js';
 import { otelOverhead } from './suites/otelOverhead.js';
 import { parkedAgents } from './suites/parkedAgents.js';
 import { postgres } from './suites/postgres.js';
@@ -57,6 +58,7 @@ const SUITES = [
   'restate',
   'promptCache',
   'postgres',
+  'memory',
 ] as const;
 /** Suites that run only when named in `--only=` (they need more than Node: a server, a build). */
 const OPT_IN: ReadonlySet<string> = new Set([
@@ -66,6 +68,7 @@ const OPT_IN: ReadonlySet<string> = new Set([
   'sqlite',
   'restate',
   'postgres',
+  'memory',
 ]);
 
 const args = process.argv.slice(2);
@@ -122,6 +125,7 @@ if (want('sqlite')) report(await sqlite(config));
 if (want('restate')) report(await restate(config));
 if (want('promptCache')) report(await promptCache(config));
 if (want('postgres')) report(await postgres(config));
+if (want('memory')) report(await memory(config));
 
 const seconds = (performance.now() - started) / 1000;
 console.log(renderBudgets(results));

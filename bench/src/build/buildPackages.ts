@@ -58,6 +58,7 @@ const PACKAGES = [
     name: '@rxagent/restate',
     exports: { '.': './index.js', './testing': './testing/index.js' },
   },
+  { dir: 'packages/memory', name: '@rxagent/memory', exports: { '.': './index.js' } },
 ] as const;
 
 const OPTIONS: ts.CompilerOptions = {

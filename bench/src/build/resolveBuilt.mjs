@@ -22,6 +22,7 @@ const BUILT = {
   '@rxagent/sqlite': new URL('@rxagent/sqlite/index.js', modules).href,
   '@rxagent/restate': new URL('@rxagent/restate/index.js', modules).href,
   '@rxagent/restate/testing': new URL('@rxagent/restate/testing/index.js', modules).href,
+  '@rxagent/memory': new URL('@rxagent/memory/index.js', modules).href,
 };
 
 export async function resolve(specifier, context, nextResolve) {

@@ -146,6 +146,8 @@ export type {
   HookEvent,
   HookEventOf,
   HookEventType,
+  MemoryRecallEvent,
+  MemoryWriteEvent,
   ModelResponseInfo,
   PostActingEvent,
   PostCallEvent,
@@ -158,6 +160,7 @@ export type {
   PreReasoningEvent,
   PreSummaryEvent,
   ReasoningChunkEvent,
+  RecalledItem,
   Stoppable,
   ToolResultKind,
 } from './hooks/hookEvent.js';

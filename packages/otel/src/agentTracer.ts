@@ -13,6 +13,8 @@ import type {
   Agent,
   ErrorEvent,
   HookEvent,
+  MemoryRecallEvent,
+  MemoryWriteEvent,
   ModelOptions,
   ModelResponseInfo,
   Msg,
@@ -80,6 +82,10 @@ export class AgentTracer {
       case 'error':
         this.#failCall(event);
         break;
+      case 'memoryRecall':
+      case 'memoryWrite':
+        this.#memorySpan(event);
+        break;
       default:
         break;
     }
@@ -94,6 +100,42 @@ export class AgentTracer {
     if (call === undefined) return undefined;
     const tool = toolCallId === undefined ? undefined : call.tools.get(toolCallId);
     return tool === undefined ? call.context : trace.setSpan(call.context, tool);
+  }
+
+  /**
+   * A `memory_recall` or `memory_write` span lasting the event's `ms`, under the agent's
+   * call span (an observer's write after the reply, when the call span has ended, under the
+   * active context), with the keys and scores, the source and the observer's tokens.
+   */
+  #memorySpan(event: MemoryRecallEvent | MemoryWriteEvent): void {
+    const call = this.#calls.get(event.agent);
+    const parent = call?.context ?? context.active();
+    const end = Date.now();
+    const attributes: Attributes = {
+      [GenAi.operationName]: event.type === 'memoryRecall' ? 'memory_recall' : 'memory_write',
+      [GenAi.agentName]: event.agent.name,
+      'rxagent.memory.namespace': event.namespace.join('/'),
+      'rxagent.memory.source': event.source,
+    };
+    if (event.type === 'memoryRecall') {
+      attributes['rxagent.memory.keys'] = event.items.map((item) => item.key);
+      attributes['rxagent.memory.scores'] = event.items.map((item) => item.score);
+    } else {
+      attributes['rxagent.memory.keys'] = [...event.keys];
+      if (event.usage !== undefined) {
+        attributes[GenAi.usageInputTokens] = event.usage.inputTokens;
+        attributes[GenAi.usageOutputTokens] = event.usage.outputTokens;
+      }
+    }
+    const name = event.type === 'memoryRecall' ? 'memory_recall' : 'memory_write';
+    const span = this.#tracer.startSpan(
+      `${name} ${event.agent.name}`,
+      { kind: SpanKind.INTERNAL, attributes, startTime: end - event.ms },
+      parent,
+    );
+    if (event.type === 'memoryWrite' && event.error !== undefined)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: event.error });
+    span.end(end);
   }
 
   #startCall(event: PreCallEvent): void {

@@ -43,6 +43,8 @@ const TRACED_EVENTS: readonly HookEventType[] = [
   'postActing',
   'preSummary',
   'postSummary',
+  'memoryRecall',
+  'memoryWrite',
   'error',
 ];
 

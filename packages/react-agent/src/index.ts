@@ -18,6 +18,7 @@ export { ReActCallState } from './loop/reactCallState.js';
 export type { RememberedApproval, RememberedApprovals } from './loop/rememberedApprovals.js';
 export type { FinalAnswerDecision, FinalStep, GenerateReason } from './loop/step.js';
 export { Transcript } from './loop/transcript.js';
+export { AgentLongTermMemory, type LongTermMemoryMode } from './memory/agentLongTermMemory.js';
 export type { OffloadOptions } from './offload/offloadOptions.js';
 export { readResultTool } from './offload/readResultTool.js';
 export {
@@ -44,6 +45,7 @@ export {
   type SendAbortable,
 } from './openai/nodeFetch.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions } from './openai/openAIChatModel.js';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai/openAIEmbedder.js';
 export {
   type AttemptSink,
   type HeaderReader,

@@ -40,6 +40,7 @@ import { RememberedApprovals } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep, Step } from './loop/step.js';
 import { recordToolFailures, summaryInstructionFor } from './loop/toolFailures.js';
 import { Transcript } from './loop/transcript.js';
+import { AgentLongTermMemory, longTermMemoryMode } from './memory/agentLongTermMemory.js';
 import { agentOffload } from './offload/agentOffload.js';
 import type { ResultOffload } from './offload/resultOffload.js';
 import { openPlanDecision } from './plan/openPlanReminder.js';
@@ -109,6 +110,7 @@ export class ReActAgent extends AgentBase {
   /** Tools approved for the rest of the conversation (`toolDecisions({ remember })`), in state. */
   readonly #approvals = new RememberedApprovals();
   #current: ReActCallState | undefined; // the running call's room, for its interrupt reply
+  readonly #longTerm: AgentLongTermMemory | undefined; // `longTermMemory`, at the step boundaries
 
   constructor(options: ReActAgentOptions) {
     super(options);
@@ -135,16 +137,29 @@ export class ReActAgent extends AgentBase {
     if (toolGuard) this.addHook(toolGuard);
     const skills = agentSkills(options);
     this.#systemPrompt = skills ? joinSections(this.sysPrompt, skills.catalog()) : this.sysPrompt;
+    this.#longTerm = options.longTermMemory
+      ? new AgentLongTermMemory(
+          options.longTermMemory,
+          longTermMemoryMode(options.name, options.longTermMemoryMode),
+          this,
+          (event) => this.notify(event),
+        )
+      : undefined;
     const callToolkit = this.#handoffs.extend(this.toolkit);
     const offload = agentOffload(options);
     this.#offload = offload.offload;
-    const extra = [...(plan ? planTools(plan) : []), ...(skills ? skillTools(skills) : [])];
+    const extra = [
+      ...(this.#longTerm?.tools() ?? []),
+      ...(plan ? planTools(plan) : []),
+      ...(skills ? skillTools(skills) : []),
+    ];
     this.#callToolkit = offload.extend(extra.length > 0 ? callToolkit.extend(extra) : callToolkit);
     this.registerState('memory', this.memory);
     this.registerState('toolkit', this.toolkit);
     this.registerState('approvals', this.#approvals);
     if (plan) this.registerState('plan', plan);
     if (this.#offload) this.registerState('offload', this.#offload);
+    if (this.#longTerm) this.registerState('longTermMemory', this.#longTerm.outbox);
   }
 
   /** The plan the model made (`plan: true`), open or finished, if it made one. */
@@ -221,9 +236,11 @@ export class ReActAgent extends AgentBase {
         ? new ReActCheckpoints(state, first, resuming ? recovered : undefined)
         : undefined;
       state.checkpoints = checkpoints;
-      const next = checkpoints
+      const stepOf = checkpoints
         ? (step: RunnableStep) => checkpoints.afterStep(stepObservable(this.#next(step, state)))
         : (step: RunnableStep) => this.#next(step, state);
+      const fresh = admitted?.kind === 'reason';
+      const next = this.#longTerm?.forCall(state, msgs, fresh, stepOf) ?? stepOf;
       const running = runReactLoop(first, next, {
         final: (step) => subscriber.next(this.#finalReply(step, state)),
         error: (error) => {
@@ -240,6 +257,7 @@ export class ReActAgent extends AgentBase {
         running.unsubscribe();
         if (this.#current === state) this.#current = undefined;
         if (outcome === undefined) transcript.seal();
+        this.#longTerm?.afterCall(); // the observer's facts, written once the reply is out
         this.onCallEnd(state, outcome ?? 'cancelled');
       };
     });

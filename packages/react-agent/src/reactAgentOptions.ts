@@ -10,10 +10,12 @@ import {
   type SkillSet,
   type Toolkit,
 } from '@rxagent/core';
+import type { LongTermMemory } from '@rxagent/memory';
 import type { FinishGuard } from './judge/finishGuard.js';
 import type { ApprovalRule } from './loop/approvalRules.js';
 import type { ContextOptions } from './loop/contextOptions.js';
 import type { HandoffOption } from './loop/handoffs.js';
+import type { LongTermMemoryMode } from './memory/agentLongTermMemory.js';
 import type { OffloadOptions } from './offload/offloadOptions.js';
 
 /** Options of `new ReActAgent(...)`. */
@@ -119,6 +121,17 @@ export interface ReActAgentOptions extends AgentBaseOptions {
    * the agent's state. The result's Msg carries `metadata.offloaded = { handle, chars }`.
    */
   readonly offload?: OffloadOptions;
+  /**
+   * What the agent knows across calls, threads and users (`@rxagent/memory`), per namespace
+   * of the call's `callContext`. See `longTermMemoryMode`.
+   */
+  readonly longTermMemory?: LongTermMemory;
+  /**
+   * `'static'`: one store round trip before the call's first request recalls working memory
+   * and facts for the input into a memory block stored after it; `'agent'`: the model gets
+   * `memory_search`, `memory_save`, `memory_update` and `memory_forget`; `'both'` (default).
+   */
+  readonly longTermMemoryMode?: LongTermMemoryMode;
 }
 
 /** The option names `ReActAgent` adds to AgentBase's (its `static optionKeys`). */
@@ -145,5 +158,7 @@ export const REACT_AGENT_OPTION_KEYS = optionNames<Omit<ReActAgentOptions, keyof
     skills: true,
     guardrails: true,
     offload: true,
+    longTermMemory: true,
+    longTermMemoryMode: true,
   },
 );

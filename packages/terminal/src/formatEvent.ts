@@ -68,6 +68,9 @@ export function formatEvent(event: AgentEvent, state: RenderState, now: number):
       return lines(state, [compressionLine(event, style)]);
     case 'guardrail':
       return lines(state, guardrailLines(event, style));
+    case 'memoryRecall':
+    case 'memoryWrite':
+      return lines(state, [style.dim(memoryLine(event))]);
     case 'error':
       return {
         ...lines(state, [style.red(`✗ error: ${errorMessage(event.error)}`)]),
@@ -279,6 +282,20 @@ function compressionLine(event: Snapshot<'postCompress'>, style: Style): string 
   const messages = `${removed} message${removed === 1 ? '' : 's'} → 1`;
   const tokens = `${formatCount(tokensBefore)} → ${formatCount(tokensAfter)} tokens`;
   return style.yellow(`⇣ ${messages} · ${tokens}`);
+}
+
+/**
+ * `⌕ memory: 3 recalled (best 2.41) · 4 ms` or `✎ memory: 2 written by observer · 9 ms`:
+ * what long-term memory read before the first request, or wrote.
+ */
+function memoryLine(event: Snapshot<'memoryRecall'> | Snapshot<'memoryWrite'>): string {
+  if (event.type === 'memoryRecall') {
+    const best = event.items[0];
+    const top = best === undefined ? '' : ` (best ${best.score.toFixed(2)})`;
+    return `⌕ memory: ${event.items.length} recalled${top} · ${Math.round(event.ms)} ms`;
+  }
+  const failed = event.error === undefined ? '' : ` · failed: ${event.error}`;
+  return `✎ memory: ${event.keys.length} written by ${event.source} · ${Math.round(event.ms)} ms${failed}`;
 }
 
 /**

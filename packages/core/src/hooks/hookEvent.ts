@@ -213,6 +213,57 @@ export interface ErrorEvent extends EventBase {
   readonly error: unknown;
 }
 
+/** One item long-term memory recalled: its key and its relevance (higher is better). */
+export interface RecalledItem {
+  readonly key: string;
+  readonly score: number;
+}
+
+/**
+ * Long-term memory was read for the call: once, before its first model request (the
+ * `static` and `both` modes). Read-only.
+ */
+export interface MemoryRecallEvent extends EventBase {
+  readonly type: 'memoryRecall';
+  /** The namespace read (from the call's `callContext`). */
+  readonly namespace: readonly string[];
+  /** What recall searched for (the call's input text, or the tool's query). */
+  readonly query: string;
+  /** What recall found, best first. */
+  readonly items: readonly RecalledItem[];
+  /** Whether working memory was found (static recall only). */
+  readonly workingMemory: boolean;
+  /** Milliseconds the store round trip took. */
+  readonly ms: number;
+  /** `'static'`: the one read before the call's first request. */
+  readonly source: 'static';
+}
+
+/**
+ * The observer of long-term memory answered (inside the call) or its facts were written
+ * (after the reply was emitted). Read-only.
+ */
+export interface MemoryWriteEvent extends EventBase {
+  readonly type: 'memoryWrite';
+  readonly namespace: readonly string[];
+  /** The keys written (or forgotten). */
+  readonly keys: readonly string[];
+  /** Who wrote: the observer (the memory tools' writes are their tool results). */
+  readonly source: 'observer';
+  /**
+   * `'observed'`: the observer answered, inside the call (its `usage`; `keys` empty, the
+   * facts wait in the agent's state); `'written'`: after the reply was emitted, the facts
+   * were written (`keys`), or the write failed (`error`: they stay pending).
+   */
+  readonly phase: 'observed' | 'written';
+  /** Milliseconds the writes took. */
+  readonly ms: number;
+  /** The observer model's token usage (counted in the call's usage and budget). */
+  readonly usage?: Usage;
+  /** Why the observer or the write failed, when it did (unwritten facts stay pending). */
+  readonly error?: string;
+}
+
 /** Every event a hook can receive, discriminated by `type`. */
 export type HookEvent =
   | PreCallEvent
@@ -228,6 +279,8 @@ export type HookEvent =
   | PreCompressEvent
   | PostCompressEvent
   | GuardrailEvent
+  | MemoryRecallEvent
+  | MemoryWriteEvent
   | ErrorEvent;
 
 /** The `type` of a hook event. */

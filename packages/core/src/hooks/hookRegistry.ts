@@ -22,6 +22,8 @@ export const EVENT_TYPES: Readonly<Record<HookEventType, true>> = {
   preCompress: true,
   postCompress: true,
   guardrail: true,
+  memoryRecall: true,
+  memoryWrite: true,
   error: true,
 };
 

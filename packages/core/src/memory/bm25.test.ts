@@ -69,3 +69,20 @@ describe('Bm25Index', () => {
     expect(index.search('alpha', 1)).toHaveLength(1);
   });
 });
+
+describe('Bm25Index top hits', () => {
+  it('gives the same ranking for a short limit and a long one (ties in corpus order)', () => {
+    const docs = Array.from({ length: 300 }, (_, i) => ({
+      id: `d${i}`,
+      text: `${i % 3 === 0 ? 'tea' : 'coffee'} ${i % 5 === 0 ? 'tea' : ''} ${i % 7 === 0 ? 'green' : ''} filler${i}`,
+    }));
+    const index = new Bm25Index(docs);
+    const all = index.search('green tea', 300);
+    expect(all.length).toBe(docs.filter((d) => /tea|green/.test(d.text)).length);
+    for (let i = 1; i < all.length; i++)
+      expect(all[i - 1]!.score).toBeGreaterThanOrEqual(all[i]!.score);
+    expect(index.search('green tea', 7)).toEqual(all.slice(0, 7));
+    expect(index.search('green tea', 70)).toEqual(all.slice(0, 70));
+    expect(index.search('green tea', 0)).toEqual([]);
+  });
+});

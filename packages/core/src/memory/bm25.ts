@@ -70,6 +70,13 @@ interface Indexed {
 export class Bm25Index {
   readonly #documents: readonly Indexed[];
   readonly #documentFrequency = new Map<string, number>();
+  /**
+   * Term → the positions of the documents holding it (ascending) and the term's count in
+   * each: a search visits only those documents.
+   */
+  readonly #postings = new Map<string, { positions: number[]; counts: number[] }>();
+  /** Each document's length normalisation, `k1 × (1 − b + b × length / average)`. */
+  readonly #norms: Float64Array;
   readonly #averageLength: number;
 
   constructor(
@@ -77,16 +84,29 @@ export class Bm25Index {
     readonly k1 = 1.2,
     readonly b = 0.75,
   ) {
-    this.#documents = documents.map((document) => {
+    this.#documents = documents.map((document, position) => {
       const terms = 'terms' in document ? document.terms : tokenize(document.text);
       const tf = new Map<string, number>();
       for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
-      for (const term of tf.keys())
+      for (const [term, count] of tf) {
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+        const posting = this.#postings.get(term);
+        if (posting === undefined)
+          this.#postings.set(term, { positions: [position], counts: [count] });
+        else {
+          posting.positions.push(position);
+          posting.counts.push(count);
+        }
+      }
       return { id: document.id, tf, length: terms.length };
     });
     const total = this.#documents.reduce((sum, doc) => sum + doc.length, 0);
     this.#averageLength = total / Math.max(1, documents.length);
+    const average = this.#averageLength || 1;
+    this.#norms = Float64Array.from(
+      this.#documents,
+      (doc) => k1 * (1 - b + (b * doc.length) / average),
+    );
   }
 
   /** Inverse document frequency of `term` (already tokenised); never negative. */
@@ -99,18 +119,63 @@ export class Bm25Index {
   /** Documents matching at least one query term, best first (ties keep corpus order). */
   search(query: string, limit = 5): Bm25Hit[] {
     const terms = [...new Set(tokenize(query))];
-    const hits: Bm25Hit[] = [];
-    const average = this.#averageLength || 1;
-    for (const doc of this.#documents) {
-      let score = 0;
-      for (const term of terms) {
-        const tf = doc.tf.get(term) ?? 0;
-        if (tf === 0) continue;
-        const norm = this.k1 * (1 - this.b + (this.b * doc.length) / average);
-        score += (this.idf(term) * tf * (this.k1 + 1)) / (tf + norm);
+    // Scores summed term by term over the documents holding the term, then ranked; ties
+    // keep corpus order. Every term's contribution is positive, so 0 means "not touched".
+    const sums = new Float64Array(this.#documents.length);
+    const touched: number[] = [];
+    const norms = this.#norms;
+    const k1 = this.k1;
+    for (const term of terms) {
+      const posting = this.#postings.get(term);
+      if (posting === undefined) continue;
+      const idf = this.idf(term);
+      const { positions, counts } = posting;
+      for (let i = 0; i < positions.length; i++) {
+        const position = positions[i] as number;
+        const tf = counts[i] as number;
+        if (sums[position] === 0) touched.push(position);
+        sums[position] =
+          (sums[position] as number) + (idf * tf * (k1 + 1)) / (tf + (norms[position] as number));
       }
-      if (score > 0) hits.push({ id: doc.id, score });
     }
-    return hits.sort((x, y) => y.score - x.score).slice(0, limit);
+    return topHits(touched, sums, limit).map(([position, score]) => ({
+      id: (this.#documents[position] as Indexed).id,
+      score,
+    }));
   }
+}
+
+/** Before `b` in a ranking: a higher score, or an equal score earlier in the corpus. */
+function ranksBefore(a: readonly [number, number], b: readonly [number, number]): boolean {
+  return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+}
+
+/**
+ * The `limit` best `[position, score]` entries with a positive score, best first: one pass
+ * keeping a sorted list of at most `limit` (most hits are rejected against its last entry),
+ * rather than sorting every hit.
+ */
+function topHits(
+  touched: readonly number[],
+  sums: Float64Array,
+  limit: number,
+): [number, number][] {
+  const top: [number, number][] = [];
+  if (limit <= 0) return top;
+  const scores = touched.map((position): [number, number] => [position, sums[position] as number]);
+  // A long list (fusion wants every hit): one sort beats inserting into it.
+  if (limit > 64) {
+    const all = scores.filter(([, score]) => score > 0);
+    all.sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
+    return all.slice(0, limit);
+  }
+  for (const hit of scores) {
+    if (!(hit[1] > 0)) continue;
+    if (top.length === limit && !ranksBefore(hit, top[limit - 1] as [number, number])) continue;
+    let at = top.length;
+    while (at > 0 && ranksBefore(hit, top[at - 1] as [number, number])) at--;
+    top.splice(at, 0, hit);
+    if (top.length > limit) top.pop();
+  }
+  return top;
 }

@@ -62,6 +62,12 @@ export class InMemoryStore implements MemoryStore {
   /** By namespace (its segments as JSON, so `['a/b']` and `['a', 'b']` never meet), then key. */
   readonly #spaces = new Map<string, Map<string, Entry>>();
   #seq = 0;
+  /**
+   * The BM25 index of a namespace's items (and everything under it) as the last search
+   * without a filter built it, kept until a put or delete under that namespace: repeated
+   * searches of an unchanged namespace (an agent's recall on every call) build it once.
+   */
+  readonly #indexes = new Map<string, SearchIndex>();
 
   constructor(options: InMemoryStoreOptions = {}) {
     checkOptions(options, ['embedder'], 'new InMemoryStore()');
@@ -89,6 +95,7 @@ export class InMemoryStore implements MemoryStore {
     const current = this.#spaces.get(space)?.get(key);
     this.#checkVersion(current, key, options);
     const version = (current?.version ?? 0) + 1;
+    this.#invalidate(namespace);
     let items = this.#spaces.get(space);
     if (items === undefined) {
       items = new Map();
@@ -127,27 +134,39 @@ export class InMemoryStore implements MemoryStore {
   async search(namespace: Namespace, options: SearchOptions = {}): Promise<ScoredMemoryItem[]> {
     const limit = checkSearch(namespace, options, 'InMemoryStore.search()');
     options.signal?.throwIfAborted();
-    const candidates: Entry[] = [];
-    for (const items of this.#spaces.values()) {
-      for (const entry of items.values()) {
-        if (!isUnderNamespace(entry.namespace, namespace)) continue;
-        if (options.filter !== undefined && !matchesFilter(JSON.parse(entry.json), options.filter))
-          continue;
-        candidates.push(entry);
+    const query = options.query?.trim() ?? '';
+    const cacheKey =
+      options.filter === undefined && query !== '' ? JSON.stringify(namespace) : undefined;
+    const cached = cacheKey === undefined ? undefined : this.#indexes.get(cacheKey);
+    const found: Entry[] = [];
+    if (cached === undefined) {
+      for (const items of this.#spaces.values()) {
+        for (const entry of items.values()) {
+          if (!isUnderNamespace(entry.namespace, namespace)) continue;
+          if (
+            options.filter !== undefined &&
+            !matchesFilter(JSON.parse(entry.json), options.filter)
+          )
+            continue;
+          found.push(entry);
+        }
       }
     }
-    const query = options.query?.trim() ?? '';
+    const candidates: readonly Entry[] = cached?.candidates ?? found;
     if (query === '') {
-      return candidates
+      return found
         .sort((a, b) => b.seq - a.seq)
         .slice(0, limit)
         .map((entry) => ({ ...itemOf(entry), score: 0 }));
     }
-    const ids = new Map(candidates.map((entry, i) => [String(i), entry]));
-    const index = new Bm25Index(
-      candidates.map((entry, i) => ({ id: String(i), terms: entry.terms })),
-    );
-    const keyword = index.search(query, candidates.length);
+    const index =
+      cached?.index ??
+      new Bm25Index(candidates.map((entry, i) => ({ id: String(i), terms: entry.terms })));
+    if (cacheKey !== undefined && cached === undefined)
+      this.#indexes.set(cacheKey, { namespace: [...namespace], candidates, index });
+    const entryOf = (id: string): Entry => candidates[Number(id)] as Entry;
+    // Fused with vectors, the whole keyword ranking counts; alone, only its first `limit`.
+    const keyword = index.search(query, this.#embedder === undefined ? limit : candidates.length);
     let ranked: { id: string; score: number }[] = keyword;
     if (this.#embedder !== undefined && candidates.length > 0) {
       const [wanted] = await embedChecked(this.#embedder, [query], options.signal);
@@ -161,9 +180,13 @@ export class InMemoryStore implements MemoryStore {
         .slice(0, limit);
       ranked = fuseRankings([keyword.map((hit) => hit.id), byMeaning.map((hit) => hit.id)]);
     }
-    return ranked
-      .slice(0, limit)
-      .map((hit) => ({ ...itemOf(ids.get(hit.id) as Entry), score: hit.score }));
+    return ranked.slice(0, limit).map((hit) => ({ ...itemOf(entryOf(hit.id)), score: hit.score }));
+  }
+
+  /** Drops the cached indexes that hold `namespace`'s items (those of it and above it). */
+  #invalidate(namespace: Namespace): void {
+    for (const [key, cached] of this.#indexes)
+      if (isUnderNamespace(namespace, cached.namespace)) this.#indexes.delete(key);
   }
 
   /** Forgets the item (no-op when absent). */
@@ -172,7 +195,7 @@ export class InMemoryStore implements MemoryStore {
     assertSessionKey(key, 'InMemoryStore.delete()');
     const space = JSON.stringify(namespace);
     const items = this.#spaces.get(space);
-    items?.delete(key);
+    if (items?.delete(key)) this.#invalidate(namespace);
     if (items?.size === 0) this.#spaces.delete(space);
   }
 
@@ -183,6 +206,13 @@ export class InMemoryStore implements MemoryStore {
     if (items === undefined) return [];
     return [...items.keys()].sort().map((key) => itemOf(items.get(key) as Entry));
   }
+}
+
+/** A namespace's search index, with the entries its ids (their positions) stand for. */
+interface SearchIndex {
+  readonly namespace: Namespace;
+  readonly candidates: readonly Entry[];
+  readonly index: Bm25Index;
 }
 
 function itemOf(entry: Entry): MemoryItem {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { isJsonObject, type JsonObject } from '../json.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
+import { answerEmbeddings, EMBEDDINGS_ENDPOINT } from './embeddingsEndpoint.js';
 import { errorBody } from './openAIReply.js';
 import { OpenAIPromptCache } from './promptCache.js';
 import { type RecordedRequest, Recording } from './recordedRequest.js';
@@ -39,6 +40,13 @@ export interface StrictOpenAIServer {
   readonly requests: readonly RecordedRequest[];
   /** Those answered 400 by validation. */
   readonly rejected: readonly RecordedRequest[];
+  /**
+   * The body of every `POST /v1/embeddings`, in arrival order: answered deterministically
+   * (see `answerEmbeddings`), never from the script.
+   */
+  readonly embeddingRequests: readonly string[];
+  /** Why embeddings requests were answered 400, in order. */
+  readonly rejectedEmbeddings: readonly string[];
   /** Appends replies to the script. */
   enqueue(...replies: ScriptedReply[]): void;
   /** Stops listening and destroys open connections; resolves when all are closed. */
@@ -100,6 +108,8 @@ class LoopbackServer implements StrictOpenAIServer {
   readonly #sockets = new Set<Socket>();
   readonly #open = new Set<Recording>();
   readonly #requests: Recording[] = [];
+  readonly embeddingRequests: string[] = [];
+  readonly rejectedEmbeddings: string[] = [];
   readonly #rejected: Recording[] = [];
   readonly #cache = new OpenAIPromptCache();
   #scripted: number;
@@ -169,9 +179,20 @@ class LoopbackServer implements StrictOpenAIServer {
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const requestId = `req_${++this.#exchanges}`;
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (req.method === 'POST' && path === EMBEDDINGS_ENDPOINT) {
+      readBody(req).then(
+        (text) => {
+          this.embeddingRequests.push(text);
+          const problem = answerEmbeddings(res, requestId, text);
+          if (problem !== undefined) this.rejectedEmbeddings.push(problem);
+        },
+        () => req.socket.destroy(),
+      );
+      return;
+    }
     if (req.method !== 'POST' || path !== ENDPOINT) {
       req.resume();
-      const message = `Unknown request URL: ${req.method} ${req.url}. The strict test server serves only POST ${ENDPOINT}.`;
+      const message = `Unknown request URL: ${req.method} ${req.url}. The strict test server serves only POST ${ENDPOINT} and POST ${EMBEDDINGS_ENDPOINT}.`;
       sendJson({ res, requestId }, 404, errorBody(404, message, 'unknown_url'));
       return;
     }

@@ -18,6 +18,8 @@ const TRACED: Readonly<Record<Exclude<HookEventType, 'reasoningChunk' | 'actingC
   preCompress: true,
   postCompress: true,
   guardrail: true,
+  memoryRecall: true,
+  memoryWrite: true,
   error: true,
 };
 

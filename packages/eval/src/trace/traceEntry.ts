@@ -53,6 +53,22 @@ export type TraceEventData =
       readonly reason?: string;
     }
   | {
+      readonly type: 'memoryRecall';
+      readonly namespace: readonly string[];
+      readonly items: readonly { readonly key: string; readonly score: number }[];
+      readonly ms: number;
+      readonly source: string;
+    }
+  | {
+      readonly type: 'memoryWrite';
+      readonly namespace: readonly string[];
+      readonly keys: readonly string[];
+      readonly ms: number;
+      readonly source: string;
+      readonly usage?: Usage;
+      readonly error?: string;
+    }
+  | {
       readonly type: 'error';
       readonly error: { readonly name: string; readonly message: string; readonly code?: string };
     }
@@ -247,11 +263,41 @@ function toTraceData(event: AgentEvent, parts: EntryParts): TraceEventData {
         ? { type: 'guardrail', guardrail, stage, tripped, replaced }
         : { type: 'guardrail', guardrail, stage, tripped, replaced, reason };
     }
+    case 'memoryRecall':
+      return {
+        type: 'memoryRecall',
+        namespace: [...event.namespace],
+        items: event.items.map(({ key, score }) => ({ key, score })),
+        ms: event.ms,
+        source: event.source,
+      };
+    case 'memoryWrite':
+      return memoryWriteData(event, parts);
     case 'error':
       return { type: 'error', error: errorData(event.error) };
     case 'reply':
       return { type: 'reply', msg: parts.json(event.msg) };
   }
+}
+
+/** A memoryWrite event's entry: its usage and error only when it has them. */
+function memoryWriteData(
+  event: Extract<AgentEvent, { type: 'memoryWrite' }>,
+  parts: EntryParts,
+): TraceEventData {
+  const { ms, source } = event;
+  const base = {
+    type: 'memoryWrite' as const,
+    namespace: [...event.namespace],
+    keys: [...event.keys],
+    ms,
+    source,
+  };
+  return {
+    ...base,
+    ...(event.usage !== undefined && { usage: parts.json(event.usage) }),
+    ...(event.error !== undefined && { error: event.error }),
+  };
 }
 
 function deltaOf(delta: Extract<AgentEvent, { type: 'reasoningChunk' }>['delta']): JsonObject {

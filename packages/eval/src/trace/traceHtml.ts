@@ -184,6 +184,7 @@ function markerIcon(kind: string): string {
     delivery: '↘',
     compress: '⇊',
     guardrail: '🛡',
+    memory: '◈',
   };
   return icons[kind] ?? '•';
 }

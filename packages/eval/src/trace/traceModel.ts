@@ -48,7 +48,8 @@ export interface TraceMarker {
     | 'error'
     | 'delivery'
     | 'compress'
-    | 'guardrail';
+    | 'guardrail'
+    | 'memory';
   readonly at: number;
   readonly text: string;
 }
@@ -190,6 +191,20 @@ class LaneBuilder {
             at,
             text: `guardrail ${event.guardrail} ${event.tripped ? 'tripped' : 'replaced'} (${event.stage})${event.reason ? `: ${event.reason}` : ''}`,
           });
+        return;
+      case 'memoryRecall':
+        this.#mark({
+          kind: 'memory',
+          at,
+          text: `memory recall (${event.source}): ${event.items.map((i) => `${i.key} ${i.score.toFixed(2)}`).join(', ') || 'nothing'} · ${event.ms.toFixed(1)} ms`,
+        });
+        return;
+      case 'memoryWrite':
+        this.#mark({
+          kind: 'memory',
+          at,
+          text: `memory write (${event.source}): ${event.keys.join(', ') || 'nothing'}${event.usage ? ` · ${event.usage.totalTokens} tokens` : ''}${event.error ? ` · failed: ${event.error}` : ''}`,
+        });
         return;
       case 'error':
         this.#mark({ kind: 'error', at, text: `${event.error.name}: ${event.error.message}` });

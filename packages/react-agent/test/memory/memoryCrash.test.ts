@@ -1,0 +1,89 @@
+// SqliteStore by a relative import: this package does not depend on @rxagent/sqlite (whose
+// tests depend on it), so the workspace has no cycle.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteSession, SqliteStore } from '../../../sqlite/src/index.js';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const childFile = fileURLToPath(new URL('./memoryCrashChild.ts', import.meta.url));
+
+let server: StrictOpenAIServer | undefined;
+let dir: string | undefined;
+afterAll(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function runChild(env: Record<string, string>): Promise<{ killed: boolean; lines: string[] }> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@rxagent/source', '--import', 'tsx', childFile],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (part: Buffer) => {
+    stdout += part.toString();
+  });
+  child.stderr.on('data', (part: Buffer) => {
+    stderr += part.toString();
+  });
+  return new Promise((resolve, reject) =>
+    child.on('close', (code, signal) => {
+      const lines = stdout.split('\n').filter((line) => line !== '');
+      if (signal === 'SIGKILL') resolve({ killed: true, lines });
+      else if (code === 0) resolve({ killed: false, lines });
+      else reject(new Error(`child exited with ${String(code)}: ${stderr.slice(-3000)}`));
+    }),
+  );
+}
+
+describe('a durable agent with long-term memory killed between its reply and its memory write', {
+  timeout: 120_000,
+}, () => {
+  it('writes the facts after recover() in a fresh process, with no second model request', async () => {
+    server = await startStrictOpenAIServer({ script: ['Noted, enjoy Berlin!'] });
+    dir = await mkdtemp(join(tmpdir(), 'rxagent-memory-crash-'));
+    const env = {
+      BASE_URL: server.baseURL,
+      STORE_PATH: join(dir, 'memory.db'),
+      SESSION_PATH: join(dir, 'sessions.db'),
+    };
+    const first = await runChild({ ...env, KILL_AT: 'put' });
+    expect(first.killed).toBe(true);
+    expect(first.lines).toEqual([
+      'reply [{"type":"text","text":"Noted, enjoy Berlin!"}]',
+      'killing before the write',
+    ]);
+    const facts = async () => {
+      const store = new SqliteStore({ path: env.STORE_PATH });
+      try {
+        return (await store.search(['users', 'alice'], { query: 'Berlin' })).map(
+          (item) => item.value['text'],
+        );
+      } finally {
+        store.close();
+      }
+    };
+    expect(await facts()).toEqual([]);
+    // The finished call's checkpoint holds the unwritten facts.
+    const session = new SqliteSession({ path: env.SESSION_PATH });
+    const saved = JSON.stringify(await session.load('alice'));
+    session.close();
+    expect(saved).toContain('Alice moves to Berlin in May.');
+    const second = await runChild({ ...env, MODE: 'recover' });
+    expect(second).toEqual({ killed: false, lines: ['done'] });
+    expect(await facts()).toEqual(['Alice moves to Berlin in May.']);
+    expect(server.requests).toHaveLength(1);
+    expect(server.rejected).toEqual([]);
+  });
+});

@@ -1,8 +1,8 @@
 import {
   assertJsonState,
   assertSessionKey,
+  checkExpectedVersion,
   checkOptions,
-  InvalidArgumentError,
   isJsonObject,
   type JsonObject,
   optionNames,
@@ -92,12 +92,8 @@ export class PostgresSession implements VersionedSession {
     assertKeySize([key], method);
     assertJsonState(state, method);
     checkOptions(options, ['expectedVersion'], method);
+    checkExpectedVersion(options, method);
     const expected = options.expectedVersion;
-    if (expected !== undefined && (!Number.isInteger(expected) || expected < 0)) {
-      throw new InvalidArgumentError(
-        `${method}: expectedVersion must be a whole number ≥ 0 (got ${String(expected)}); pass the version loadVersioned() returned, or 0 for a key not saved yet.`,
-      );
-    }
     const stored = encodeText(key);
     const text = JSON.stringify(state);
     const what = `saving ${JSON.stringify(key)}`;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   assertJsonState,
   assertSessionKey,
+  checkExpectedVersion,
   checkOptions,
   InvalidArgumentError,
   isJsonObject,
@@ -137,12 +138,8 @@ export class RedisSession implements Session {
     assertSessionKey(key, method);
     assertJsonState(state, method);
     checkOptions(options, ['expectedVersion'], method);
+    checkExpectedVersion(options, method);
     const expected = options.expectedVersion;
-    if (expected !== undefined && (!Number.isInteger(expected) || expected < 0)) {
-      throw new InvalidArgumentError(
-        `${method}: expectedVersion must be a whole number ≥ 0 (got ${String(expected)}); pass the version loadVersioned() returned, or 0 for a key not saved yet.`,
-      );
-    }
     const redisKey = this.prefix + key;
     const args = [
       JSON.stringify(state),

@@ -172,11 +172,8 @@ export {
   type SecretPattern,
 } from './hooks/redactSecrets.js';
 export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
-export {
-  AgentHost,
-  type AgentHostCreateContext,
-  type AgentHostOptions,
-} from './host/agentHost.js';
+export { AgentHost } from './host/agentHost.js';
+export type { AgentHostCreateContext, AgentHostOptions } from './host/agentHostOptions.js';
 export { isJsonContentType } from './http/isJsonContentType.js';
 export { exceedsJsonDepth } from './http/jsonDepth.js';
 export { type AllowedOrigins, OriginPolicy, type OriginVerdict } from './http/originPolicy.js';

@@ -1,15 +1,5 @@
 import { hostname } from 'node:os';
-import {
-  type AgentEvent,
-  type AgentHost,
-  type Budget,
-  type CallOptions,
-  checkOptions,
-  InvalidArgumentError,
-  isJsonObject,
-  type Msg,
-  userMsg,
-} from '@rxagent/core';
+import { type AgentHost, checkOptions, InvalidArgumentError } from '@rxagent/core';
 import { ErrorReply } from 'redis';
 import { backoffDelay } from '../connection/backoff.js';
 import { RedisConnection } from '../connection/redisConnection.js';
@@ -19,10 +9,11 @@ import {
   type AgentWorkerOptions,
   positive,
 } from './agentWorkerOptions.js';
+import { delay, FlightHolds } from './flightHolds.js';
+import { RunExecutor } from './runExecutor.js';
 import { parseRunRequest, type RunRequest } from './runRequest.js';
 import { ThreadLeases } from './threadLeases.js';
-import { type WireControl, wireError } from './wireEvent.js';
-import { type FlightEnd, WorkerFlight } from './workerFlight.js';
+import { WorkerFlight } from './workerFlight.js';
 import { WorkerKeys } from './workerKeys.js';
 import { workerScripts } from './workerScripts.js';
 
@@ -55,6 +46,8 @@ export class AgentWorker {
   readonly #concurrency: number;
   readonly #claimAfterMs: number;
   readonly #leases: ThreadLeases;
+  readonly #runs: RunExecutor;
+  readonly #holds: FlightHolds;
   readonly #flights = new Map<string, WorkerFlight>();
   /** The last position this worker finished per thread: its cached agent is current then. */
   readonly #lastPosition = new Map<string, number>();
@@ -64,7 +57,6 @@ export class AgentWorker {
   #claimTimer: NodeJS.Timeout | undefined;
   #loop: Promise<void> | undefined;
   #stopping = false;
-  #renewing = false;
   #claiming = false;
   #wakeSlot: (() => void) | undefined;
   #stopped: Promise<void> = Promise.resolve();
@@ -96,6 +88,15 @@ export class AgentWorker {
       maxRunEvents,
       runTtlSeconds,
     });
+    this.#runs = new RunExecutor({
+      host: this.#host,
+      leases: this.#leases,
+      redis: this.#redis,
+      keys: this.#keys,
+    });
+    this.#holds = new FlightHolds(this.#leases, (flight, event) =>
+      this.#runs.append(flight, event),
+    );
   }
 
   /** Runs in flight on this worker now (waiting for their thread or running). */
@@ -115,10 +116,12 @@ export class AgentWorker {
     for (const script of Object.values(workerScripts)) await script.load(this.#redis);
     this.#subscriber = this.#redis.duplicate('AgentWorker (interrupts)');
     const client = await this.#subscriber.ready('subscribing to interrupts');
-    await client.subscribe(this.#keys.interrupts, (message) => this.#onInterrupt(message));
+    await client.subscribe(this.#keys.interrupts, (message) =>
+      this.#runs.interrupt(message, this.#flights.values()),
+    );
     this.#reader = this.#redis.duplicate('AgentWorker (reader)');
     const beat = Math.max(10, Math.floor(this.#claimAfterMs / 3));
-    this.#renewTimer = setInterval(() => void this.#renewAll(), beat);
+    this.#renewTimer = setInterval(() => void this.#holds.renewAll(this.#flights.values()), beat);
     this.#claimTimer = setInterval(
       () => void this.#claim(),
       Math.max(10, Math.floor(this.#claimAfterMs / 2)),
@@ -262,7 +265,7 @@ export class AgentWorker {
 
   async #handle(flight: WorkerFlight, claimed: boolean): Promise<void> {
     const { request } = flight;
-    const acquired = await this.#acquire(flight);
+    const acquired = await this.#holds.acquire(flight);
     if (acquired === 'finished') {
       await this.#drop(request.entryId);
       return;
@@ -279,8 +282,9 @@ export class AgentWorker {
     }
     const last =
       request.kind === 'observe'
-        ? await this.#observe(request)
-        : ((claimed ? await this.#recover(flight) : undefined) ?? (await this.#call(flight)));
+        ? await this.#runs.observe(request)
+        : ((claimed ? await this.#runs.recover(flight) : undefined) ??
+          (await this.#runs.call(flight)));
     if (flight.abandoned) {
       // This worker's copy of the thread is stale now: drop it unsaved, so it never
       // overwrites what the claimer stores, and load the thread afresh next time.
@@ -291,147 +295,6 @@ export class AgentWorker {
     if (last === undefined) return;
     const finished = await this.#leases.finish(request, flight.seq++, last);
     if (finished) this.#lastPosition.set(request.threadId, request.position);
-  }
-
-  /** Waits until the request's thread is free for its position. */
-  async #acquire(flight: WorkerFlight): Promise<'taken' | 'finished' | 'abandoned'> {
-    const { request } = flight;
-    let attempt = 0;
-    for (;;) {
-      if (flight.abandoned) return 'abandoned';
-      try {
-        const sentAt = performance.now();
-        const taken = await this.#leases.acquire(request);
-        if (taken === 'taken') flight.held(sentAt);
-        if (taken !== 'busy') return flight.abandoned ? 'abandoned' : taken;
-        attempt = Math.min(attempt + 1, 4);
-      } catch {
-        attempt++;
-      }
-      await delay(Math.min(200, 5 * 2 ** attempt));
-    }
-  }
-
-  /** Runs a call on the host, publishing its events; resolves with its last event. */
-  #call(flight: WorkerFlight): Promise<FlightEnd> {
-    const { request } = flight;
-    const { maxIters, budget, callContext } = request.options;
-    const options: CallOptions = {
-      ...(typeof maxIters === 'number' && { maxIters }),
-      // Checked by the agent's call (checkBudget), like any call's budget.
-      ...(isJsonObject(budget) && { budget: budget as Budget }),
-      ...(isJsonObject(callContext) && { callContext }),
-    };
-    const ended = flight.run(
-      this.#host.stream(request.threadId, request.input, options),
-      (event) => void this.#append(flight, event),
-    );
-    void this.#checkInterrupt(request);
-    return ended;
-  }
-
-  /**
-   * The reply of a claimed request a durable host can recover (its call continued from its
-   * checkpoint, or the reply the dead worker's call already stored); `undefined` when the
-   * host is not durable or the request's call never started (then it runs as a new call).
-   */
-  async #recover(flight: WorkerFlight): Promise<FlightEnd> {
-    const { request } = flight;
-    const inputId = request.input[0]?.id;
-    if (!this.#host.durable || typeof inputId !== 'string') return undefined;
-    const end = await flight.run(this.#host.recover(request.threadId, inputId), () => {});
-    // Abandoned: nothing more happens here (the caller checks `flight.abandoned`).
-    return end;
-  }
-
-  /** Adds a request's messages to its thread's conversation. */
-  async #observe(request: RunRequest): Promise<WireControl> {
-    try {
-      await this.#host.steer(request.threadId, request.input);
-      return { type: 'observed' };
-    } catch (error) {
-      return { type: 'failed', error: wireError(error) };
-    }
-  }
-
-  /** Appends one event to the run's stream, fenced by this worker's hold on the thread. */
-  async #append(flight: WorkerFlight, event: AgentEvent | WireControl): Promise<void> {
-    const { request } = flight;
-    try {
-      const appended = await this.#leases.append(request, flight.seq++, event);
-      if (!appended) flight.abandon();
-    } catch {
-      // Redis is down: the event is lost for followers; the run's reply still goes with its finish.
-    }
-  }
-
-  /**
-   * Renews every held thread and keeps every in-flight request from looking silent, all at
-   * once (one tick at a time: while Redis stalls, ticks do not pile up).
-   */
-  async #renewAll(): Promise<void> {
-    if (this.#renewing) return;
-    this.#renewing = true;
-    try {
-      await Promise.all([...this.#flights.values()].map((flight) => this.#renew(flight)));
-    } finally {
-      this.#renewing = false;
-    }
-  }
-
-  /**
-   * Renews one flight's hold: the request stays this worker's and, when it runs, its thread
-   * too. A flight whose request or thread another worker took is given up at once.
-   */
-  async #renew(flight: WorkerFlight): Promise<void> {
-    if (flight.abandoned) return;
-    const { request } = flight;
-    try {
-      const sentAt = performance.now();
-      const mine = await this.#leases.touch(request);
-      if (!mine) {
-        flight.abandon();
-        return;
-      }
-      if (!flight.holding) return;
-      const renewed = await this.#leases.renew(request);
-      if (!renewed) flight.abandon();
-      else {
-        flight.held(sentAt);
-        void this.#append(flight, { type: 'heartbeat' });
-      }
-    } catch {
-      // Redis is down: try again on the next beat (the hold runs out after claimAfterMs).
-    }
-  }
-
-  /** An interrupt announced on the queue's channel: `{ runId, message? }`. */
-  #onInterrupt(text: string): void {
-    let notice: { runId?: unknown; message?: Msg };
-    try {
-      notice = JSON.parse(text) as { runId?: unknown; message?: Msg };
-    } catch {
-      return;
-    }
-    for (const flight of this.#flights.values()) {
-      if (flight.request.runId !== notice.runId) continue;
-      this.#host.interrupt(flight.request.threadId, interruptMessage(notice.message));
-    }
-  }
-
-  /** Applies an interrupt asked for before the run started here. */
-  async #checkInterrupt(request: RunRequest): Promise<void> {
-    try {
-      const text = await this.#redis.command<string | null>(
-        ['GET', this.#keys.interrupt(request.runId)],
-        'reading an interrupt',
-      );
-      if (text === null) return;
-      const notice = JSON.parse(text) as { message?: Msg };
-      this.#host.interrupt(request.threadId, interruptMessage(notice.message));
-    } catch {
-      // No interrupt could be read: the run goes on.
-    }
   }
 
   /** Gives a request this worker will not run back to the queue, for another worker. */
@@ -451,17 +314,4 @@ export class AgentWorker {
       // It stays pending and is claimed (and dropped) again later.
     }
   }
-}
-
-/** A Msg given with an interrupt, when it is one. */
-function interruptMessage(message: unknown): Msg | undefined {
-  if (typeof message === 'string') return userMsg(message);
-  if (typeof message === 'object' && message !== null && Array.isArray((message as Msg).content)) {
-    return message as Msg;
-  }
-  return undefined;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

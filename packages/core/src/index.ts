@@ -174,6 +174,11 @@ export {
 export { type RedactSecretsOptions, redactSecretsHook } from './hooks/redactSecretsHook.js';
 export { AgentHost } from './host/agentHost.js';
 export type { AgentHostCreateContext, AgentHostOptions } from './host/agentHostOptions.js';
+export {
+  type AdmitJsonPostOptions,
+  admitJsonPost,
+  type JsonPostAdmission,
+} from './http/admitJsonPost.js';
 export { isJsonContentType } from './http/isJsonContentType.js';
 export { exceedsJsonDepth } from './http/jsonDepth.js';
 export { type AllowedOrigins, OriginPolicy, type OriginVerdict } from './http/originPolicy.js';

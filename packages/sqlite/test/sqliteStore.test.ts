@@ -150,6 +150,25 @@ describe('SqliteStore', () => {
     expect(hits.map((h) => h.key)).toEqual(['s0', 's2', 's1']);
   });
 
+  it('finds the best of a namespace holding most items when better matches lie outside it', async () => {
+    // The namespace holds 10 of 15 items: its search first takes the table's best few
+    // matches, here all outside it (shorter texts, the word twice), then filters by range.
+    const path = file();
+    const store = new SqliteStore({ path });
+    for (let i = 0; i < 10; i++)
+      await store.put(['big'], `b${i}`, { text: `tea ${'long words '.repeat(i)}` });
+    for (let i = 0; i < 5; i++) await store.put(['other'], `o${i}`, { text: 'tea tea' });
+    const hits = await store.search(['big'], { query: 'tea', limit: 3 });
+    await store.close();
+    const db = rawDatabase(path);
+    const filtered = db
+      .prepare(`${storeStatements('rxagent_memory').within} LIMIT 3`)
+      .all(ftsQuery('tea') ?? '', 'big/', 'big0');
+    db.close();
+    expect(hits.map((h) => h.key)).toEqual(['b0', 'b1', 'b2']);
+    expect(hits.map((h) => [h.key, h.score])).toEqual(filtered.map((r) => [r['key'], r['score']]));
+  });
+
   it('shares one file between a session and a store, each in its own tables', async () => {
     const path = file();
     const { SqliteSession } = await import('../src/index.js');

@@ -188,17 +188,32 @@ export class SqliteStore implements MemoryStore {
   }
 
   /**
-   * The rows matching `words` under the range, best first: with the namespace inside the
-   * FTS5 query when the range holds under half the items (FTS5 then ranks only its
-   * matches), else filtered by the range (the namespace term would match nearly every row).
+   * The rows matching `words` under the range, best first, by one of three plans that rank
+   * alike (bm25 over the whole table's statistics; tied scores in any order):
+   * - the range holds under half the items: the namespace inside the FTS5 query, so FTS5
+   *   ranks only its matches;
+   * - it holds most (and no filter): the best matches of the whole table, a few more than
+   *   `limit`, kept when in range — only those rows are joined; when too few of them are in
+   *   range, the next plan;
+   * - else every match joined and filtered by the range, ranked after the filter.
    */
   #match(words: string, from: string, to: string, limit: number, bounded: boolean): SqliteRow[] {
     const sql = this.#sql;
     const share = from === '' ? 1 : this.#shares.share(from, () => this.#countRange(from, to));
-    if (share >= 0.5)
-      return this.#all(bounded ? sql.withinLimited : sql.within, [words, from, to], limit, bounded);
-    const under = ftsQueryUnder(words, namespaceToken(from));
-    return this.#all(bounded ? sql.underLimited : sql.under, [under], limit, bounded);
+    if (share < 0.5) {
+      const under = ftsQueryUnder(words, namespaceToken(from));
+      return this.#all(bounded ? sql.rankedLimited : sql.under, [under], limit, bounded);
+    }
+    if (bounded) {
+      const fetch = Math.ceil(limit / share) + 2;
+      const best = this.#all(sql.rankedLimited, [words], fetch, true);
+      const kept = best.filter((row) => {
+        const ns = String(row['ns']);
+        return ns >= from && ns < to;
+      });
+      if (kept.length >= limit || best.length < fetch) return kept;
+    }
+    return this.#all(bounded ? sql.withinLimited : sql.within, [words, from, to], limit, bounded);
   }
 
   #countRange(from: string, to: string): { inRange: number; total: number } {

@@ -57,3 +57,42 @@ export function runTs(file: string, args: readonly string[]): TsProcess {
     },
   };
 }
+
+/** How a program run by {@link runTsToEnd} ended: its stdout, whole and as non-empty lines. */
+export interface TsRun {
+  /** It died of SIGKILL (a crash the program or the test caused on purpose). */
+  readonly killed: boolean;
+  readonly stdout: string;
+  readonly lines: readonly string[];
+}
+
+/**
+ * Runs `node --import tsx --conditions=@rxagent/source <file>` to its end, with `env` added
+ * to this process's environment. Resolves when it exits with 0 or dies of SIGKILL; rejects
+ * with its exit code and the end of its stderr otherwise.
+ */
+export function runTsToEnd(file: string, env: Record<string, string> = {}): Promise<TsRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@rxagent/source', file], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (part: Buffer) => {
+    stdout += part.toString();
+  });
+  child.stderr.on('data', (part: Buffer) => {
+    stderr += part.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      const lines = stdout.split('\n').filter((line) => line !== '');
+      if (signal === 'SIGKILL') resolve({ killed: true, stdout, lines });
+      else if (code === 0) resolve({ killed: false, stdout, lines });
+      else
+        reject(new Error(`${file} exited with ${String(code ?? signal)}: ${stderr.slice(-3000)}`));
+    });
+  });
+}

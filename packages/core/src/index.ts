@@ -189,6 +189,7 @@ export {
   type Bm25Document,
   type Bm25Hit,
   Bm25Index,
+  isStopword,
   tokenize,
 } from './memory/bm25.js';
 export type { Embedder } from './memory/embedder.js';

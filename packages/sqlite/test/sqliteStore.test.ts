@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Embedder, SessionCorruptError, StoreUnavailableError } from '@rxagent/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_TABLE } from '../src/driver/migrations.js';
 import { SqliteStore } from '../src/index.js';
+import { ftsQuery } from '../src/store/ftsQuery.js';
+import { storeSchema } from '../src/store/storeSchema.js';
+import { storeStatements } from '../src/store/storeStatements.js';
 import { rawDatabase } from './raw.js';
 
 const root = mkdtempSync(join(tmpdir(), 'rxagent-sqlite-store-'));
@@ -79,6 +83,90 @@ describe('SqliteStore', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM rxagent_memory').get()).toEqual({ n: 1 });
     db.close();
     await store.close();
+  });
+
+  it('upgrades a database written by the first schema: every item searchable, by namespace', async () => {
+    // A file as @rxagent/sqlite wrote it before the namespace joined the full-text index:
+    // migration 1 only (it never changes once shipped), rows inserted as that version did.
+    const path = file();
+    const old = rawDatabase(path);
+    old.exec(storeSchema('rxagent_memory').migrations[0]?.sql ?? '');
+    old.exec(
+      `CREATE TABLE ${MIGRATIONS_TABLE} (target TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (target, version))`,
+    );
+    old.prepare(`INSERT INTO ${MIGRATIONS_TABLE} VALUES ('rxagent_memory', 1, 'v1', 'then')`).run();
+    const insert = old.prepare(
+      'INSERT INTO rxagent_memory (ns, key, value, text, version, updated_at, seq) VALUES (?, ?, ?, ?, 1, ?, ?)',
+    );
+    const rows: [string, string, string][] = [
+      ['users/alice/', 'tea', 'alice drinks green tea'],
+      ['users/alice/work/', 'desk', 'tea at the desk'],
+      ['users/bob/', 'tea', 'bob hates tea'],
+      ['users/alicia/', 'tea', 'alicia brews tea'],
+    ];
+    for (const [i, [ns, key, text]] of rows.entries())
+      insert.run(ns, key, JSON.stringify({ text }), text, '2026-01-01T00:00:00.000Z', i + 1);
+    old.close();
+
+    const store = new SqliteStore({ path });
+    const keys = async (namespace: string[]) =>
+      (await store.search(namespace, { query: 'tea' })).map((h) => h.namespace.join('/'));
+    expect((await keys(['users', 'alice'])).sort()).toEqual(['users/alice', 'users/alice/work']);
+    expect(await keys(['users', 'bob'])).toEqual(['users/bob']);
+    expect(await keys(['users'])).toHaveLength(4);
+    await store.put(['users', 'bob'], 'coffee', { text: 'bob drinks coffee' });
+    await store.delete(['users', 'alice'], 'tea');
+    expect(await keys(['users', 'alice'])).toEqual(['users/alice/work']);
+    expect((await store.search(['users', 'bob'], { query: 'coffee' }))[0]?.key).toBe('coffee');
+    expect((await store.search(['users', 'alice'], { query: 'coffee' })).length).toBe(0);
+    await store.close();
+    const db = rawDatabase(path);
+    expect(
+      db
+        .prepare(
+          `SELECT MAX(version) AS v FROM ${MIGRATIONS_TABLE} WHERE target = 'rxagent_memory'`,
+        )
+        .get(),
+    ).toEqual({ v: 2 });
+    db.close();
+  });
+
+  it('ranks a small namespace inside the FTS5 query as the range filter does', async () => {
+    // Two plans answer a query, picked by the namespace's share of the items: the namespace
+    // inside the FTS5 query, or a range filter after it. Same rows, same scores.
+    const path = file();
+    const store = new SqliteStore({ path });
+    const texts = ['tea tea green', 'tea', 'green tea with a very long tail of words'];
+    for (const [i, text] of texts.entries()) await store.put(['small'], `s${i}`, { text });
+    for (let i = 0; i < 60; i++) await store.put(['big'], `b${i}`, { text: `tea ${i}` });
+    const hits = await store.search(['small'], { query: 'green tea' });
+    await store.close();
+    const db = rawDatabase(path);
+    const filtered = db
+      .prepare(storeStatements('rxagent_memory').within)
+      .all(ftsQuery('green tea') ?? '', 'small/', 'small0');
+    db.close();
+    expect(hits.map((h) => [h.key, h.score])).toEqual(filtered.map((r) => [r['key'], r['score']]));
+    expect(hits.map((h) => h.key)).toEqual(['s0', 's2', 's1']);
+  });
+
+  it('finds the best of a namespace holding most items when better matches lie outside it', async () => {
+    // The namespace holds 10 of 15 items: its search first takes the table's best few
+    // matches, here all outside it (shorter texts, the word twice), then filters by range.
+    const path = file();
+    const store = new SqliteStore({ path });
+    for (let i = 0; i < 10; i++)
+      await store.put(['big'], `b${i}`, { text: `tea ${'long words '.repeat(i)}` });
+    for (let i = 0; i < 5; i++) await store.put(['other'], `o${i}`, { text: 'tea tea' });
+    const hits = await store.search(['big'], { query: 'tea', limit: 3 });
+    await store.close();
+    const db = rawDatabase(path);
+    const filtered = db
+      .prepare(`${storeStatements('rxagent_memory').within} LIMIT 3`)
+      .all(ftsQuery('tea') ?? '', 'big/', 'big0');
+    db.close();
+    expect(hits.map((h) => h.key)).toEqual(['b0', 'b1', 'b2']);
+    expect(hits.map((h) => [h.key, h.score])).toEqual(filtered.map((r) => [r['key'], r['score']]));
   });
 
   it('shares one file between a session and a store, each in its own tables', async () => {

@@ -15,6 +15,14 @@ const STOPWORDS = new Set(
   ),
 );
 
+/**
+ * Whether `word` (lower-cased) is a stopword: too common to tell documents apart, so
+ * `tokenize` drops it, and no store searches for it (a query of only stopwords finds nothing).
+ */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 // Letters and digits of any script: a word is a run of them, everything else separates.
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 

@@ -26,6 +26,7 @@ export type {
   ScriptedTurn,
 } from './script.js';
 export { ScriptedChatModel, type ScriptedChatModelOptions } from './scriptedChatModel.js';
+export { freePort, stopProcess } from './serverProcess.js';
 export {
   type RecordedRequest,
   type StrictOpenAIServer,

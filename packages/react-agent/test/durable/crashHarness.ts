@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -21,8 +20,8 @@ import {
   type StrictOpenAIServer,
   startStrictOpenAIServer,
 } from '@rxagent/core/testing';
+import { runTsToEnd } from '../../../../scripts/testing/tsProcess.js';
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 
 /** How one child process ended. */
@@ -135,43 +134,19 @@ export async function crashWorld(turns: number, store?: WorldStore): Promise<Cra
   });
   const dir = await mkdtemp(join(tmpdir(), 'rxagent-durable-'));
   const ledger = join(dir, 'ledger.txt');
-  const run = (options: { killAt?: string; raceDir?: string } = {}): Promise<ChildRun> => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@rxagent/source', '--import', 'tsx', childFile],
-      {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...process.env,
-          BASE_URL: server.baseURL,
-          SESSION_DIR: join(dir, 'sessions'),
-          LEDGER: ledger,
-          TURNS: String(turns),
-          KILL_AT: options.killAt ?? '',
-          RACE_DIR: options.raceDir ?? '',
-          STORE_MODULE: store?.module ?? '',
-          STORE_OPTIONS: store?.options ?? '',
-          STORE_PREFIX: basename(dir),
-        },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (part: Buffer) => {
-      stdout += part.toString();
+  const run = async (options: { killAt?: string; raceDir?: string } = {}): Promise<ChildRun> => {
+    const { killed, lines } = await runTsToEnd(childFile, {
+      BASE_URL: server.baseURL,
+      SESSION_DIR: join(dir, 'sessions'),
+      LEDGER: ledger,
+      TURNS: String(turns),
+      KILL_AT: options.killAt ?? '',
+      RACE_DIR: options.raceDir ?? '',
+      STORE_MODULE: store?.module ?? '',
+      STORE_OPTIONS: store?.options ?? '',
+      STORE_PREFIX: basename(dir),
     });
-    child.stderr.on('data', (part: Buffer) => {
-      stderr += part.toString();
-    });
-    return new Promise((resolve, reject) =>
-      child.on('close', (code, signal) => {
-        const lines = stdout.split('\n').filter((line) => line !== '');
-        if (signal === 'SIGKILL') resolve({ killed: true, lines });
-        else if (code === 0) resolve({ killed: false, lines });
-        else reject(new Error(`child exited with ${String(code)}: ${stderr.slice(-3000)}`));
-      }),
-    );
+    return { killed, lines };
   };
   return {
     server,

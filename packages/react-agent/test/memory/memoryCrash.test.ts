@@ -1,15 +1,14 @@
 // SqliteStore by a relative import: this package does not depend on @rxagent/sqlite (whose
 // tests depend on it), so the workspace has no cycle.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StrictOpenAIServer, startStrictOpenAIServer } from '@rxagent/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runTsToEnd, type TsRun } from '../../../../scripts/testing/tsProcess.js';
 import { SqliteSession, SqliteStore } from '../../../sqlite/src/index.js';
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const childFile = fileURLToPath(new URL('./memoryCrashChild.ts', import.meta.url));
 
 let server: StrictOpenAIServer | undefined;
@@ -19,32 +18,9 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function runChild(env: Record<string, string>): Promise<{ killed: boolean; lines: string[] }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@rxagent/source', '--import', 'tsx', childFile],
-    {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (part: Buffer) => {
-    stdout += part.toString();
-  });
-  child.stderr.on('data', (part: Buffer) => {
-    stderr += part.toString();
-  });
-  return new Promise((resolve, reject) =>
-    child.on('close', (code, signal) => {
-      const lines = stdout.split('\n').filter((line) => line !== '');
-      if (signal === 'SIGKILL') resolve({ killed: true, lines });
-      else if (code === 0) resolve({ killed: false, lines });
-      else reject(new Error(`child exited with ${String(code)}: ${stderr.slice(-3000)}`));
-    }),
-  );
+async function runChild(env: Record<string, string>): Promise<Omit<TsRun, 'stdout'>> {
+  const { killed, lines } = await runTsToEnd(childFile, env);
+  return { killed, lines };
 }
 
 describe('a durable agent with long-term memory killed between its reply and its memory write', {

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOptions } from '@rxagent/core';
+import { freePort, stopProcess } from '@rxagent/core/testing';
 
 /** How to install the server these helpers start, for skip and error messages. */
 export const REDIS_INSTALL_HINT = 'apt-get install redis-server';
@@ -85,16 +85,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       return child.pid ?? -1;
     },
     async kill() {
-      await terminate(child, 'SIGKILL');
+      await stopProcess(child, 'SIGKILL');
     },
     async restart() {
-      await terminate(child, 'SIGKILL');
+      await stopProcess(child, 'SIGKILL');
       child = await launch(binary, args, timeout);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      await terminate(child, 'SIGTERM');
+      await stopProcess(child, 'SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -141,26 +141,5 @@ function launch(binary: string, args: string[], timeoutMs: number): Promise<Chil
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
     child.once('error', onError);
-  });
-}
-
-async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(force);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }

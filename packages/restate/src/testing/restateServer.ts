@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkOptions, InvalidArgumentError } from '@rxagent/core';
+import { freePort, stopProcess } from '@rxagent/core/testing';
 
 /** How to install the server these helpers start, for skip and error messages. */
 export const RESTATE_INSTALL_HINT = 'npm install --save-dev @restatedev/restate-server@1.7.12';
@@ -91,7 +91,7 @@ export async function startRestateServer(
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    await terminate(child);
+    await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -119,19 +119,6 @@ export async function startRestateServer(
   };
 }
 
-/** A free TCP port on 127.0.0.1 (bound once, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function waitHealthy(
   url: string,
   child: ChildProcess,
@@ -152,16 +139,4 @@ async function waitHealthy(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`restate-server was not healthy within ${timeoutMs} ms:\n${output()}`);
-}
-
-function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

@@ -24,3 +24,13 @@ export function pathRangeEnd(path: string): string {
   // Encoded paths are ASCII; `/` + 1 is `0`. The root's range is everything: '\u{10FFFF}'.
   return path === '' ? '\u{10FFFF}' : `${path.slice(0, -1)}0`;
 }
+
+/**
+ * The full-text token of a stored path, as the `nsterm` column computes it in SQL
+ * (`'n' || lower(hex(ns))`): the items under `path` are those whose token starts with it, an
+ * FTS5 prefix query. Hex keeps the token one run of letters and digits whatever the path
+ * holds, and it ends in `2f` (`/`), which no stemming rule changes.
+ */
+export function namespaceToken(path: string): string {
+  return `n${Buffer.from(path, 'utf8').toString('hex')}`;
+}

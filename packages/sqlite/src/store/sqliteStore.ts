@@ -23,8 +23,9 @@ import {
 import { SqliteConnection, type SqliteConnectionOptions } from '../driver/sqliteConnection.js';
 import type { SqliteDriverName, SqliteParam, SqliteRow } from '../driver/sqliteDriver.js';
 import { checkTableName } from '../driver/tableName.js';
-import { ftsQuery } from './ftsQuery.js';
-import { namespacePath, pathRangeEnd } from './namespacePath.js';
+import { ftsQuery, ftsQueryUnder } from './ftsQuery.js';
+import { namespacePath, namespaceToken, pathRangeEnd } from './namespacePath.js';
+import { RangeShares } from './rangeShares.js';
 import { itemOf, vectorOf } from './storeRows.js';
 import { storeSchema } from './storeSchema.js';
 import { storeStatements } from './storeStatements.js';
@@ -68,6 +69,7 @@ export class SqliteStore implements MemoryStore {
   readonly #db: SqliteConnection;
   readonly #embedder: Embedder | undefined;
   readonly #sql: ReturnType<typeof storeStatements>;
+  readonly #shares = new RangeShares();
 
   constructor(options: SqliteStoreOptions = {}) {
     checkOptions(options, KEYS, 'SqliteStore');
@@ -170,18 +172,8 @@ export class SqliteStore implements MemoryStore {
       return keep(
         this.#all(bounded ? this.#sql.recentLimited : this.#sql.recent, [from, to], limit, bounded),
       );
-    const match = ftsQuery(query);
-    const keyword =
-      match === undefined
-        ? []
-        : keep(
-            this.#all(
-              bounded ? this.#sql.matchLimited : this.#sql.match,
-              [match, from, to],
-              limit,
-              bounded,
-            ),
-          );
+    const words = ftsQuery(query);
+    const keyword = words === undefined ? [] : keep(this.#match(words, from, to, limit, bounded));
     const embedder = this.#embedder;
     if (embedder === undefined) return keyword;
     const [wanted] = await embedChecked(embedder, [query], options.signal);
@@ -193,6 +185,43 @@ export class SqliteStore implements MemoryStore {
     return fused
       .slice(0, limit)
       .map((hit) => ({ ...(byId.get(hit.id) as ScoredMemoryItem), score: hit.score }));
+  }
+
+  /**
+   * The rows matching `words` under the range, best first, by one of three plans that rank
+   * alike (bm25 over the whole table's statistics; tied scores in any order):
+   * - the range holds under half the items: the namespace inside the FTS5 query, so FTS5
+   *   ranks only its matches;
+   * - it holds most (and no filter): the best matches of the whole table, a few more than
+   *   `limit`, kept when in range — only those rows are joined; when too few of them are in
+   *   range, the next plan;
+   * - else every match joined and filtered by the range, ranked after the filter.
+   */
+  #match(words: string, from: string, to: string, limit: number, bounded: boolean): SqliteRow[] {
+    const sql = this.#sql;
+    const share = from === '' ? 1 : this.#shares.share(from, () => this.#countRange(from, to));
+    if (share < 0.5) {
+      const under = ftsQueryUnder(words, namespaceToken(from));
+      return this.#all(bounded ? sql.rankedLimited : sql.under, [under], limit, bounded);
+    }
+    if (bounded) {
+      const fetch = Math.ceil(limit / share) + 2;
+      const best = this.#all(sql.rankedLimited, [words], fetch, true);
+      const kept = best.filter((row) => {
+        const ns = String(row['ns']);
+        return ns >= from && ns < to;
+      });
+      if (kept.length >= limit || best.length < fetch) return kept;
+    }
+    return this.#all(bounded ? sql.withinLimited : sql.within, [words, from, to], limit, bounded);
+  }
+
+  #countRange(from: string, to: string): { inRange: number; total: number } {
+    const db = this.#db;
+    return db.use('searching', (conn) => ({
+      inRange: Number(db.statement(conn, this.#sql.countWithin).get(from, to)?.['n'] ?? 0),
+      total: Number(db.statement(conn, this.#sql.count).get()?.['n'] ?? 0),
+    }));
   }
 
   #all(sql: string, params: SqliteParam[], limit: number, bounded: boolean): SqliteRow[] {

@@ -16,10 +16,19 @@ export function storeStatements(table: string) {
     list: `SELECT ${columns} FROM ${table} WHERE ns = ?`,
     recent: `SELECT ${columns} FROM ${table} WHERE ns >= ? AND ns < ? ORDER BY seq DESC`,
     recentLimited: `SELECT ${columns} FROM ${table} WHERE ns >= ? AND ns < ? ORDER BY seq DESC LIMIT ?`,
-    match: `SELECT t.id, t.ns, t.key, t.value, t.version, t.updated_at, -bm25(${fts}) AS score FROM ${fts} JOIN ${table} t ON t.id = ${fts}.rowid WHERE ${fts} MATCH ? AND t.ns >= ? AND t.ns < ? ORDER BY bm25(${fts})`,
-    get matchLimited() {
-      return `${this.match} LIMIT ?`;
+    // One ranking (bm25 over `text`; `nsterm` weighs nothing), three plans (see search):
+    // the best `?` matches of an FTS5 query, joined only for the rows kept (`rankedLimited`:
+    // with the namespace term in the query, or over the whole table); every match of it
+    // (`under`); every match joined and filtered by the path range, ranked after the filter
+    // (`within`).
+    under: `SELECT t.id, t.ns, t.key, t.value, t.version, t.updated_at, -bm25(${fts}, 1.0, 0.0) AS score FROM ${fts} JOIN ${table} t ON t.id = ${fts}.rowid WHERE ${fts} MATCH ? ORDER BY bm25(${fts}, 1.0, 0.0)`,
+    rankedLimited: `SELECT t.id, t.ns, t.key, t.value, t.version, t.updated_at, -h.bm AS score FROM (SELECT rowid AS id, bm25(${fts}, 1.0, 0.0) AS bm FROM ${fts} WHERE ${fts} MATCH ? ORDER BY bm LIMIT ?) h JOIN ${table} t ON t.id = h.id ORDER BY h.bm`,
+    within: `SELECT t.id, t.ns, t.key, t.value, t.version, t.updated_at, -bm25(${fts}, 1.0, 0.0) AS score FROM ${fts} JOIN ${table} t ON t.id = ${fts}.rowid WHERE ${fts} MATCH ? AND t.ns >= ? AND t.ns < ? ORDER BY bm25(${fts}, 1.0, 0.0)`,
+    get withinLimited() {
+      return `${this.within} LIMIT ?`;
     },
+    count: `SELECT COUNT(*) AS n FROM ${table}`,
+    countWithin: `SELECT COUNT(*) AS n FROM ${table} WHERE ns >= ? AND ns < ?`,
     vectors: `SELECT id, vector FROM ${table} WHERE ns >= ? AND ns < ? AND embedder = ? AND vector IS NOT NULL`,
   };
 }

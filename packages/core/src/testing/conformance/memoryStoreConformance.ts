@@ -22,8 +22,8 @@ const keysOf = (items: readonly { key: string }[]) => items.map((item) => item.k
  * `SessionConflictError` and changes nothing; of concurrent writers exactly one wins),
  * namespaces kept apart whatever their segments contain, `list` (directly in a namespace,
  * sorted by key), `search` over a namespace and everything under it (BM25: items holding
- * any query word match, rarer words and shorter items rank higher; punctuation and operator
- * words never throw; `filter` equality on top-level fields; no query lists newest first;
+ * any query word match, rarer words and shorter items rank higher; stopwords such as "the"
+ * or "what" are no query words; punctuation and operator words never throw; `filter` equality on top-level fields; no query lists newest first;
  * `limit`, 10 by default), `delete`; and with an embedder, keyword and vector rankings fused
  * and an unchanged text never embedded twice.
  *
@@ -233,6 +233,16 @@ export function memoryStoreConformance(
         expect(hit.score).toBeGreaterThan(0);
         if (i > 0) expect(hit.score).toBeLessThanOrEqual(hits[i - 1]?.score ?? 0);
       }
+    });
+
+    it('ignores stopwords in a query: an item sharing only them is not found', {
+      timeout,
+    }, async () => {
+      const store = await open();
+      await store.put(['u'], 'weather', { text: 'the weather is what it was' });
+      await store.put(['u'], 'tea', { text: 'green tea' });
+      expect(keysOf(await store.search(['u'], { query: 'what is the tea' }))).toEqual(['tea']);
+      expect(keysOf(await store.search(['u'], { query: 'The AND of, what?' }))).toEqual([]);
     });
 
     it("indexes the value's strings by default, or the text put gives", { timeout }, async () => {

@@ -1,0 +1,192 @@
+import type { Observable, TeardownLogic } from 'rxjs';
+import type { CheckpointCall } from '../durable/checkpoint.js';
+import { AgentBusyError, CallAbortedError, InterruptedError, isAbortError } from '../errors.js';
+import type { AgentHooks } from '../hooks/agentHooks.js';
+import { callInput } from '../internal/normalizeInput.js';
+import { frozenJson } from '../json.js';
+import type { Msg } from '../message/msg.js';
+import { ActiveCall } from './activeCall.js';
+import type { Agent } from './agent.js';
+import type { AgentEvent } from './agentEvent.js';
+import type { AgentRecovery } from './agentRecovery.js';
+import type { CallContext } from './callContext.js';
+import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
+import type { HubSubscribers } from './hubSubscribers.js';
+import type { PhaseSink } from './phases.js';
+import { deliverSteered } from './steerInput.js';
+import { TurnQueue } from './turnQueue.js';
+
+/** What `AgentCalls` needs of its agent: its parts, and its protected methods as functions. */
+export interface CallsHost {
+  readonly agent: Agent;
+  readonly hooks: AgentHooks;
+  readonly recovery: AgentRecovery | undefined;
+  doCall(msgs: Msg[], context: CallContext): Observable<Msg>;
+  handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg>;
+  doObserve(msg: Msg): Observable<void>;
+  defaultSystemPrompt(): string;
+  supportsStructuredOutput(): boolean;
+  /** The agent's hub subscribers, once it joined a hub. */
+  subscribers(): HubSubscribers | undefined;
+}
+
+/**
+ * The calls of one agent: the running guard (the call in flight), the interrupt flag, the
+ * queue of waiting calls, steered messages no call took, and the steps every call runs.
+ * AgentBase is the public face; this is the machinery behind `call()`.
+ */
+export class AgentCalls {
+  readonly #host: CallsHost;
+  #active: ActiveCall | undefined;
+  #interrupt: InterruptContext | undefined;
+  #turns: TurnQueue | undefined; // made by the first queue()
+
+  constructor(host: CallsHost) {
+    this.#host = host;
+  }
+
+  /** The call in flight, if any. */
+  get active(): ActiveCall | undefined {
+    return this.#active;
+  }
+
+  /** What `interrupt()` asked during the current call, if it did. */
+  get interrupted(): InterruptContext | undefined {
+    return this.#interrupt;
+  }
+
+  /** Flags the interrupt and aborts the running call's signal (see `AgentBase.interrupt`). */
+  interrupt(message: Msg | undefined, source: InterruptContext['source']): void {
+    this.#interrupt = message === undefined ? { source } : { message, source };
+    this.#active?.abort(new InterruptedError(this.#host.agent.name));
+  }
+
+  /** `start()`'s call once every call before it ended (see `AgentBase.queue`). */
+  queue(start: () => Observable<Msg>): Observable<Msg> {
+    this.#turns ??= new TurnQueue(() => this.#active !== undefined);
+    return this.#turns.run(start);
+  }
+
+  /** Adds `msgs` to the running call, or delivers them through `doObserve` when idle. */
+  steer(msgs: readonly Msg[]): void {
+    if (this.#active) this.#active.context.steer(msgs);
+    else this.#deliverSteered(msgs);
+  }
+
+  /**
+   * Starts one call with `subscriber` as its subscriber (or an observer acting as one) and
+   * returns its teardown: the guard (1) and the interrupt reset (2), then `#steps`. `sink`
+   * gets the call's event snapshots (`stream()`), of the types `sinkTypes` (all when absent).
+   */
+  start(
+    subscriber: PhaseSink<Msg>,
+    input: CallInput | undefined,
+    given: CallOptions,
+    sink: ((event: AgentEvent) => void) | undefined,
+    recovering?: CheckpointCall,
+    sinkTypes?: ReadonlySet<string>,
+  ): TeardownLogic {
+    const host = this.#host;
+    const { agent } = host;
+    let msgs: Msg[];
+    let options: CallOptions;
+    try {
+      // 1. The running guard: a call while another is in flight changes nothing.
+      if (this.#active) throw new AgentBusyError(agent.name);
+      msgs = callInput(agent, input, given, host.supportsStructuredOutput());
+      // A call its caller aborted already stores, saves and runs nothing.
+      if (given.signal?.aborted) throw new CallAbortedError(agent.name, given.signal.reason);
+      // Who is asking stays as it was when the call started, whatever the caller does.
+      options =
+        given.callContext === undefined
+          ? given
+          : { ...given, callContext: frozenJson(given.callContext) };
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    const systemPrompt = host.defaultSystemPrompt();
+    const release = (): void => {
+      if (this.#active !== call) return;
+      this.#active = undefined;
+      const left = call.context.takeLeftSteered();
+      if (left.length > 0) this.#deliverSteered(left);
+      this.#turns?.kick();
+    };
+    const hooksFor = host.hooks.forType;
+    const setup = { agent, options, systemPrompt, hooksFor, sinkTypes };
+    const durable = host.recovery?.durableRun(msgs, options, recovering);
+    const recovery = { durable, recovering: recovering !== undefined };
+    const call = new ActiveCall({ ...setup, sink, release, ...recovery }, subscriber);
+    this.#active = call;
+    // 2. An interrupt made while idle does not cut this call.
+    this.#interrupt = undefined;
+    this.#steps(call, msgs);
+    return () => call.close();
+  }
+
+  /**
+   * The steps of a call after the guard (1) and the interrupt reset (2), in order. An
+   * interrupt in steps 3–4 becomes `handleInterrupt`'s reply, marked, which goes on from
+   * step 5; any other error runs the error hooks and fails the call.
+   */
+  #steps(call: ActiveCall, input: Msg[]): void {
+    const host = this.#host;
+    const { durable } = call;
+    // 5. postCall hooks may replace the reply; 5a. a durable call saves itself finished;
+    // 6. every hub subscriber observes it; 7. the guard is released, then the reply is emitted.
+    // Without hub subscribers (most agents) the reply is emitted at once, with no Observable.
+    const broadcast = (final: Msg) => (): void => {
+      const subscribers = host.subscribers();
+      if (subscribers === undefined) call.finish(final);
+      else call.finishAfter(subscribers.broadcast(final, host.agent, host.hooks.runError));
+    };
+    const fail = (error: unknown): void => call.fail(error);
+    const deliver = (reply: Msg): void =>
+      call.postCall(reply, (final) =>
+        durable
+          ? call.afterSave(durable.finish(final), broadcast(final), fail)
+          : broadcast(final)(),
+      );
+    const recover =
+      (msgs: Msg[]) =>
+      (error: unknown): void => {
+        const interruptReply = this.#interruptReply(error, msgs);
+        const go = (): void => call.recover(error, interruptReply, deliver);
+        // A failed durable call is over, for its caller got the error: saved finished, unless
+        // its checkpoint is no longer this process's (a failed save) or the caller left.
+        if (durable && !interruptReply && !durable.failed && !call.cancelled)
+          call.afterSave(durable.finish(), go, go);
+        else go();
+      };
+    // 3. preCall hooks may replace the input and the system prompt.
+    const start = (): void =>
+      call.preCall(input, recover(input), (msgs) =>
+        // 4. doCall produces the reply (completing without one is a NoReplyError).
+        call.reply(() => host.doCall(msgs, call.context), deliver, recover(msgs)),
+      );
+    // 2a. A durable call saves its start (a recovered one: its claim on the run) first;
+    // the first call of a fresh agent loads the stored checkpoint before (see `loadFirst`).
+    const saveStart = (): void =>
+      call.afterSave(durable!.checkpoint(durable!.recovered), start, fail);
+    const recovery = host.recovery;
+    if (!durable) start();
+    else if (recovery?.fresh && !call.recovering)
+      call.afterSave(recovery.loadFirst(), saveStart, fail);
+    else saveStart();
+  }
+
+  /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */
+  #interruptReply(error: unknown, msgs: Msg[]): (() => Observable<Msg>) | undefined {
+    const interrupt = this.#interrupt;
+    const interrupted =
+      error instanceof InterruptedError || (interrupt !== undefined && isAbortError(error));
+    if (!interrupted) return undefined;
+    return () => this.#host.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
+  }
+
+  #deliverSteered(msgs: readonly Msg[]): void {
+    const host = this.#host;
+    deliverSteered(host.agent, msgs, (msg) => host.doObserve(msg), host.hooks.runError);
+  }
+}

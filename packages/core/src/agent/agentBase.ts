@@ -1,39 +1,36 @@
-import { defer, EMPTY, lastValueFrom, Observable, of, throwError } from 'rxjs';
-import type { CheckpointCall } from '../durable/checkpoint.js';
-import { AgentBusyError, InterruptedError } from '../errors.js';
+import { defer, EMPTY, lastValueFrom, Observable, of } from 'rxjs';
+import { AgentBusyError } from '../errors.js';
 import { AgentHooks } from '../hooks/agentHooks.js';
 import type { Hook } from '../hooks/hook.js';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import { assertFinalMethods } from '../internal/assertFinalMethods.js';
 import { checkAgentName } from '../internal/checkAgentName.js';
 import { newId } from '../internal/newId.js';
-import { isJsonObject, type JsonObject } from '../json.js';
-import { createMsg, type Msg } from '../message/msg.js';
+import type { JsonObject } from '../json.js';
+import type { Msg } from '../message/msg.js';
 import { checkAgentOptions } from '../options/checkAgentOptions.js';
 import type { StateModule } from '../state/stateModule.js';
-import { type LoadStateOptions, renamedFrom } from '../state/stateOwner.js';
+import type { LoadStateOptions } from '../state/stateOwner.js';
 import { StateRegistry } from '../state/stateRegistry.js';
 import type { Agent } from './agent.js';
 import type { AgentBaseOptions, RecoverOptions } from './agentBaseOptions.js';
-import { AgentCalls } from './agentCalls.js';
+import { AgentCalls, type CallsAgent, interruptedReply } from './agentCalls.js';
 import type { AgentEvent } from './agentEvent.js';
-import { AgentRecovery, notDurable } from './agentRecovery.js';
+import { notDurable } from './agentRecovery.js';
 import { type AgentTool, type AgentToolOptions, agentTool } from './agentTool.js';
 import type { CallContext } from './callContext.js';
 import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 import { steeredMsgs } from './steerInput.js';
-import { streamEventTypes } from './streamEventTypes.js';
 import { streamOf } from './streamOf.js';
 import type { StreamOptions } from './streamOptions.js';
 
 export type { AgentBaseOptions, RecoverOptions } from './agentBaseOptions.js';
 
 /**
- * Sends the event snapshots of `agent`'s running call from now on to `sink` too, as if it had
- * been started with `stream()`; false when no call runs. Internal (not exported from the
- * package): AgentHost's `attach()` to a call started without `stream()`.
+ * Sends the event snapshots of `agent`'s running call from now on to `sink` too, as `stream()`
+ * would; false when no call runs. Internal: AgentHost's `attach()` to a call made without it.
  */
 export let tapRunning: (agent: AgentBase, sink: (event: AgentEvent) => void) => boolean;
 
@@ -58,11 +55,9 @@ export let tapRunning: (agent: AgentBase, sink: (event: AgentEvent) => void) => 
  */
 export abstract class AgentBase implements Agent {
   /**
-   * The option names this class adds to its base class's. When every class from the one
-   * being constructed up to AgentBase declares its own `optionKeys`, the constructor rejects
-   * any other key with a TypeError naming it (and the name it was likely meant as). A
-   * subclass that adds options opts in by declaring them:
-   * `static override readonly optionKeys = ['greeting']`.
+   * The option names this class adds to its base class's. When every class from the one being
+   * constructed up to AgentBase declares its own, the constructor rejects any other key with a
+   * TypeError naming it (and the name likely meant): `static override readonly optionKeys = […]`.
    */
   static readonly optionKeys: readonly string[] = ['name', 'description', 'hooks', 'id', 'durable'];
 
@@ -71,10 +66,8 @@ export abstract class AgentBase implements Agent {
   readonly description: string;
 
   readonly #hooks: AgentHooks;
-  #subscribers: HubSubscribers | undefined;
   readonly #state: StateRegistry;
   readonly #calls: AgentCalls; // the running guard, interrupts, queue, steering, call steps
-  readonly #recovery: AgentRecovery | undefined; // when durable
 
   constructor(options: AgentBaseOptions) {
     assertFinalMethods(new.target, AgentBase.prototype);
@@ -84,59 +77,34 @@ export abstract class AgentBase implements Agent {
     this.description = options.description ?? '';
     this.#state = new StateRegistry(this.name);
     this.#hooks = new AgentHooks(options.hooks);
-    if (options.durable !== undefined)
-      this.#recovery = new AgentRecovery(options.durable, {
-        name: this.name,
-        running: () => this.isRunning,
-        loadStateDict: (state) => this.loadStateDict(state),
-        loadState: (state) => this.#loadState(state),
-        checkpointState: () =>
-          // Without copies of the memory's messages (`StateModule.checkpointDict`), unless
-          // a subclass overrides stateDict().
-          this.stateDict === AgentBase.prototype.stateDict
-            ? this.#state.checkpointDict()
-            : this.stateDict(),
-        run: (input, callOptions, recovering) =>
-          this.#run(input, callOptions, undefined, recovering),
-      });
-    this.#calls = new AgentCalls({
-      agent: this,
-      hooks: this.#hooks,
-      recovery: this.#recovery,
-      doCall: (msgs, context) => this.doCall(msgs, context),
-      handleInterrupt: (context, msgs) => this.handleInterrupt(context, msgs),
-      doObserve: (msg) => this.doObserve(msg),
-      defaultSystemPrompt: () => this.defaultSystemPrompt(),
-      supportsStructuredOutput: () => this.supportsStructuredOutput,
-      subscribers: () => this.#subscribers,
-    });
+    const own = this.stateDict === AgentBase.prototype.stateDict;
+    const agent = this as unknown as CallsAgent; // its protected methods, for its calls
+    this.#calls = new AgentCalls(agent, this.#hooks, this.#state, options.durable, own);
   }
 
   /**
-   * Runs one call. Cold: nothing happens until subscription, and each subscription is one
-   * call that emits exactly one reply Msg and completes, or errors (`AgentBusyError` when
-   * a call is already in flight, `CallAbortedError` when `options.signal` is aborted before
-   * or while it runs, or the error that failed the call). Unsubscribing cancels the call:
-   * `CallContext.signal` aborts and the agent is callable again at once; a durable call
-   * saves nothing after that, so its checkpoint stays as it was at its last boundary.
+   * Runs one call. Cold: each subscription is one call that emits exactly one reply Msg and
+   * completes, or errors (`AgentBusyError` when a call is in flight, `CallAbortedError` when
+   * `options.signal` aborts before or while it runs, or the error that failed the call).
+   * Unsubscribing cancels it: `CallContext.signal` aborts, the agent is callable again at once,
+   * and a durable call saves nothing more (its checkpoint stays as at its last boundary).
    */
   call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
-    return this.#run(input, options, undefined);
+    // The call's phases emit into this subscriber (`sink`: none; `stream()` passes one).
+    return new Observable((subscriber) => this.#calls.start(subscriber, input, options, undefined));
   }
 
   /**
-   * Continues the call a stopped process left unfinished under this agent's `durable` key.
-   * Cold: on subscription it loads the checkpoint into the agent (also when its call
-   * finished, so memory is there); when that holds an unfinished call, continues it from its
-   * last step boundary and emits its one reply like `call()` (hooks run, `preCall.recovered`
-   * is true), then completes; otherwise completes without a value. Its first act is a
-   * versioned save, so of two processes recovering one key the loser errors with
-   * `SessionConflictError` before any side effect. Errors with `InvalidArgumentError` when
-   * the agent is not durable, `AgentBusyError` while a call is in flight, and like `call()`.
-   * Unsubscribing cancels the recovered call (its checkpoint stays, to be recovered again).
+   * Continues the call a stopped process left unfinished under this agent's `durable` key. Cold:
+   * loads the checkpoint into the agent (also when its call finished, so memory is there); when
+   * that holds an unfinished call, continues it from its last step boundary and emits its one
+   * reply like `call()` (hooks run, `preCall.recovered` is true); else completes without a value.
+   * Its first act is a versioned save: of two processes recovering one key the loser errors with
+   * `SessionConflictError` before any side effect. Errors with `InvalidArgumentError` when not
+   * durable, `AgentBusyError` while a call runs, and like `call()`. Unsubscribing cancels it.
    */
   recover(options: RecoverOptions = {}): Observable<Msg> {
-    return this.#recovery?.recover(options) ?? notDurable(this.name);
+    return this.#calls.recovery?.recover(options) ?? notDurable(this.name);
   }
 
   /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
@@ -145,73 +113,60 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * `call()` that waits its turn instead of failing with `AgentBusyError`: queued calls run
-   * one after another in the order they were subscribed (FIFO), each once the call before it
-   * (queued or not) has ended. Cold; emits the call's one reply and completes, or errors like
-   * `call()`. Unsubscribing while it waits removes it from the queue; unsubscribing while it
-   * runs cancels it like `call()`.
+   * `call()` that waits its turn instead of failing with `AgentBusyError`: queued calls run in
+   * the order subscribed (FIFO), each once the call before it (queued or not) ended. Cold; emits
+   * the reply and completes, or errors like `call()`. Unsubscribing while it waits removes it
+   * from the queue; while it runs, cancels it like `call()`.
    */
   queue(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
     return this.#calls.queue(() => this.call(input, options));
   }
 
   /**
-   * Adds a message to the running call: it is stored once and sent with the call's very next
-   * model request (a ReActAgent takes it before its next reasoning step, after the tools of
-   * the current batch finished), with no extra request, and the reply's `metadata.steered`
-   * lists the ids of the steered Msgs the call sent. A string becomes a user Msg; a Msg keeps
-   * its id. Steered while idle, or left untaken when the call ends, the messages are
-   * delivered through `doObserve` (a ReActAgent stores them), so the next call sees them; a
-   * `doObserve` failure goes to the `error` hooks as an `ObserveError`. An empty message
-   * (no text, nothing else) is an `InvalidArgumentError`, and nothing is stored.
+   * Adds a message to the running call: stored once and sent with its very next model request
+   * (a ReActAgent's next reasoning step, after the current tool batch), no extra request; the
+   * reply's `metadata.steered` lists the ids of the steered Msgs sent. A string becomes a user
+   * Msg; a Msg keeps its id. Steered while idle, or left untaken when the call ends, messages go
+   * to `doObserve` (a ReActAgent stores them) for the next call; its failure goes to the `error`
+   * hooks as an `ObserveError`. An empty message is an `InvalidArgumentError`; nothing is stored.
    */
   steer(input: string | Msg | readonly Msg[]): void {
     this.#calls.steer(steeredMsgs(input, `${this.name}.steer()`));
   }
 
   /**
-   * Runs the same call as `call()` and emits a frozen snapshot of every hook event of it, in
+   * Runs the same call as `call()` and emits a frozen snapshot of each of its hook events, in
    * order, then `{ type: 'reply', msg }`, then completes. Cold; errors and cancels like `call()`.
-   * With `options.events`, only events of those types are emitted (and built: see
-   * `StreamOptions.events`); an unknown type is a TypeError naming it.
+   * With `options.events`, only events of those types are emitted (and built); an unknown type
+   * is a TypeError naming it.
    */
   stream(input?: CallInput, options: StreamOptions = {}): Observable<AgentEvent> {
-    const { events, ...callOptions } = options;
-    // Checked on subscription: a bad `events` errors the stream, like a bad call option.
-    const types = () =>
-      events === undefined ? undefined : streamEventTypes(`${this.name}.stream()`, events);
-    const given = events === undefined ? options : callOptions;
-    return streamOf((sink, replies) =>
-      this.#calls.start(replies, input, given, sink, undefined, types()),
+    return streamOf(this.name, options, (given, sink, replies, types) =>
+      this.#calls.start(replies, input, given, sink, undefined, types),
     );
   }
 
-  /**
-   * Lets this agent receive messages without replying (`doObserve` for each, in order).
-   * Cold; emits one `undefined` when all were observed, then completes.
-   */
+  /** Receives messages without replying (`doObserve`, in order). Cold; emits one `undefined`. */
   observe(input: Msg | readonly Msg[]): Observable<void> {
     return observeEach(input, `${this.name}.observe()`, (msg) => this.doObserve(msg));
   }
 
   /**
-   * Asks the running call to stop. Cooperative: sets a flag `checkInterrupted()` raises at the
-   * subclass's checkpoints and aborts `CallContext.signal`, so in-flight work stops at once.
-   * An interrupt made while idle is forgotten when the next call starts.
+   * Asks the running call to stop: sets a flag `checkInterrupted()` raises at the subclass's
+   * checkpoints and aborts `CallContext.signal`, so in-flight work stops at once. An interrupt
+   * made while idle is forgotten when the next call starts.
    */
   interrupt(message?: Msg, source: InterruptContext['source'] = 'user'): void {
     this.#calls.interrupt(message, source);
   }
 
   /**
-   * This agent as a Tool `{ request }` another agent can call: see `agentTool`. A durable
-   * agent's tool is idempotent and survives a crash of the caller: the request is sent with
-   * an id made from the tool call's, so a call run again after a restart first loads this
-   * agent's checkpoint and recovers the unfinished call of that request (or returns the
-   * reply it already gave) instead of asking anew.
+   * This agent as a Tool `{ request }` another agent can call (see `agentTool`). A durable
+   * agent's tool is idempotent: the request's id is made from the tool call's, so a call run
+   * again after a restart recovers that request's unfinished call (or returns its reply).
    */
   asTool(options?: AgentToolOptions): AgentTool {
-    return agentTool(this, options, this.#recovery?.delegate);
+    return agentTool(this, options, this.#calls.recovery?.delegate);
   }
 
   /** Registers a hook on this agent; returns a function that removes it. */
@@ -235,18 +190,18 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`, each reply in
-   * order and before the caller gets it; a subscriber whose `observe` fails is reported to this
-   * agent's `error` hooks as an `ObserveError` (naming it), failing neither delivery nor call.
+   * Makes `agents` (minus this one) observe this agent's replies for hub `hubId`, in order and
+   * before the caller gets each; one whose `observe` fails is reported to the `error` hooks as
+   * an `ObserveError` (naming it), failing neither delivery nor call.
    */
   resetSubscribers(hubId: string, agents: readonly AgentBase[]): void {
-    this.#subscribers ??= new HubSubscribers();
-    this.#subscribers.reset(hubId, this, agents);
+    this.#calls.subscribers ??= new HubSubscribers();
+    this.#calls.subscribers.reset(hubId, this, agents);
   }
 
   /** Stops broadcasting this agent's replies to hub `hubId`. */
   removeSubscribers(hubId: string): void {
-    this.#subscribers?.remove(hubId);
+    this.#calls.subscribers?.remove(hubId);
   }
 
   /** Whether a call is in flight. */
@@ -256,37 +211,32 @@ export abstract class AgentBase implements Agent {
 
   /** Whether the agent is durable (made with the `durable: { session, key }` option). */
   get isDurable(): boolean {
-    return this.#recovery !== undefined;
+    return this.#calls.recovery !== undefined;
   }
 
   /**
-   * The agent's whole state: `{ version, agentName, ...registered modules }`. JSON-only,
-   * synchronous. `agentName` is this agent's name: loading the state into an agent of
-   * another name fails unless asked to rename (see `loadStateDict`).
+   * The agent's whole state: `{ version, agentName, ...registered modules }`, JSON-only. Loading
+   * it into an agent of another name fails unless asked to rename (see `loadStateDict`).
    */
   stateDict(): JsonObject {
     return this.#state.stateDict();
   }
 
   /**
-   * Restores a state from `stateDict()`; a module whose key the state omits is left as it is.
-   * Throws `AgentBusyError` while a call is in flight, and a `StateError` whose `path` names the
-   * bad part (wrong version, unknown key, a part a module rejects), leaving the agent as it was.
-   * A state saved by an agent of another name is a `StateError` (path `agentName`) naming both
-   * names, since memory tells the agent's own turns from other speakers' by name; with
-   * `{ rename: true }` it loads and `renameSpeaker(savedName, this.name)` makes them this
-   * agent's.
+   * Restores a state from `stateDict()`; a module whose key it omits is left as it is. Throws
+   * `AgentBusyError` while a call runs, and a `StateError` whose `path` names the bad part
+   * (version, unknown key, a part a module rejects), leaving the agent as it was. A state saved
+   * by an agent of another name is a `StateError` (path `agentName`), since memory tells own
+   * turns by name; with `{ rename: true }` it loads and `renameSpeaker(saved, this.name)` runs.
    */
   loadStateDict(state: JsonObject, options: LoadStateOptions = {}): void {
     if (this.#calls.active) throw new AgentBusyError(this.name);
-    this.#loadState(state, options);
+    this.#calls.loadState(state, options);
   }
 
   /**
-   * Makes the turns that the agent `from` spoke in loaded state this agent's (`to`, its own
-   * name): called by `loadStateDict(state, { rename: true })` after loading a state saved by
-   * `from`. Default: nothing (AgentBase keeps no conversation); an agent with memory renames
-   * the messages named `from`.
+   * Makes the turns agent `from` spoke in a loaded state this agent's (`to`): called by
+   * `loadStateDict(state, { rename: true })`. Default: nothing (AgentBase keeps no conversation).
    */
   protected renameSpeaker(_from: string, _to: string): void {}
 
@@ -298,22 +248,14 @@ export abstract class AgentBase implements Agent {
     return EMPTY;
   }
 
-  /**
-   * Produces the reply of an interrupted call. AgentBase then marks it with
-   * `metadata.interrupted = true` and `generateReason: 'interrupted'`.
-   */
+  /** The reply to an interrupted call (AgentBase marks it `interrupted`, reason `interrupted`). */
   protected handleInterrupt(context: InterruptContext, _msgs: Msg[]): Observable<Msg> {
-    const text = context.message
-      ? 'I was interrupted. What would you like me to do next?'
-      : 'I noticed that you interrupted me. What can I do for you?';
-    return defer(() => of(createMsg({ name: this.name, role: 'assistant', content: text })));
+    return defer(() => of(interruptedReply(this.name, context)));
   }
 
-  /** Errors with `InterruptedError` when `interrupt()` was called during this call; else completes. */
+  /** Errors with `InterruptedError` when `interrupt()` came during this call; else completes. */
   protected checkInterrupted(): Observable<never> {
-    return defer(() =>
-      this.#calls.interrupted ? throwError(() => new InterruptedError(this.name)) : EMPTY,
-    );
+    return this.#calls.checkInterrupted();
   }
 
   /** Whether `interrupt()` was called during the current call. */
@@ -322,18 +264,14 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Runs this agent's hooks (and the system hooks) that want `event.type` on `event` and
-   * emits the event as they left it; during a call, also records a snapshot for `stream()`
-   * subscribers (`CallContext.notify` of the running call).
+   * Runs the hooks (the agent's and the system's) that want `event.type` on `event` and emits it
+   * as they left it; during a call, also records a snapshot for `stream()` (`CallContext.notify`).
    */
   protected notify<E extends HookEvent>(event: E): Observable<E> {
     return this.#calls.active?.context.notify(event) ?? this.#hooks.run(event);
   }
 
-  /**
-   * Whether anything listens to hook events of the current call (a hook or a `stream()`);
-   * `CallContext.listens(type)` asks the same of one event type.
-   */
+  /** Whether a hook or `stream()` listens to the call's events (`CallContext.listens`: a type). */
   protected get hasEventListeners(): boolean {
     return this.#hooks.any || this.#calls.active?.sink !== undefined;
   }
@@ -354,31 +292,6 @@ export abstract class AgentBase implements Agent {
   }
 
   static {
-    tapRunning = (agent, sink) => {
-      const active = agent.#calls.active;
-      if (active === undefined) return false;
-      active.context.tap(sink);
-      return true;
-    };
-  }
-
-  /** `call()`'s Observable (see `AgentCalls.start`); `sink` gets its event snapshots. */
-  #run(
-    input: CallInput | undefined,
-    given: CallOptions,
-    sink: ((event: AgentEvent) => void) | undefined,
-    recovering?: CheckpointCall,
-    sinkTypes?: ReadonlySet<string>,
-  ): Observable<Msg> {
-    return new Observable<Msg>((subscriber) =>
-      this.#calls.start(subscriber, input, given, sink, recovering, sinkTypes),
-    );
-  }
-
-  /** `loadStateDict` without the running guard: for the call that is loading. */
-  #loadState(state: JsonObject, options: LoadStateOptions = {}): void {
-    const from = isJsonObject(state) ? renamedFrom(state, this.name, options) : undefined;
-    this.#state.load(state);
-    if (from !== undefined) this.renameSpeaker(from, this.name);
+    tapRunning = (agent, sink) => agent.#calls.tap(sink);
   }
 }

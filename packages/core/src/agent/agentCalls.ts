@@ -1,14 +1,18 @@
-import type { Observable, TeardownLogic } from 'rxjs';
+import { defer, EMPTY, Observable, type TeardownLogic, throwError } from 'rxjs';
 import type { CheckpointCall } from '../durable/checkpoint.js';
+import type { DurableOptions } from '../durable/durableOptions.js';
 import { AgentBusyError, CallAbortedError, InterruptedError, isAbortError } from '../errors.js';
 import type { AgentHooks } from '../hooks/agentHooks.js';
 import { callInput } from '../internal/normalizeInput.js';
-import { frozenJson } from '../json.js';
-import type { Msg } from '../message/msg.js';
+import { frozenJson, type JsonObject } from '../json.js';
+import { createMsg, type Msg } from '../message/msg.js';
+import type { LoadStateOptions } from '../state/stateOwner.js';
+import type { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
 import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
-import type { AgentRecovery } from './agentRecovery.js';
+import { AgentRecovery } from './agentRecovery.js';
+import { loadAgentState } from './agentState.js';
 import type { CallContext } from './callContext.js';
 import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
 import type { HubSubscribers } from './hubSubscribers.js';
@@ -16,18 +20,18 @@ import type { PhaseSink } from './phases.js';
 import { deliverSteered } from './steerInput.js';
 import { TurnQueue } from './turnQueue.js';
 
-/** What `AgentCalls` needs of its agent: its parts, and its protected methods as functions. */
-export interface CallsHost {
-  readonly agent: Agent;
-  readonly hooks: AgentHooks;
-  readonly recovery: AgentRecovery | undefined;
+/**
+ * An agent as its calls see it: AgentBase with the protected methods the steps call.
+ * TypeScript's `protected` binds the compiler, not the object, so AgentBase hands itself over
+ * once as this rather than one closure per method per agent.
+ */
+export interface CallsAgent extends Agent {
   doCall(msgs: Msg[], context: CallContext): Observable<Msg>;
   handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg>;
   doObserve(msg: Msg): Observable<void>;
   defaultSystemPrompt(): string;
-  supportsStructuredOutput(): boolean;
-  /** The agent's hub subscribers, once it joined a hub. */
-  subscribers(): HubSubscribers | undefined;
+  renameSpeaker(from: string, to: string): void;
+  readonly supportsStructuredOutput: boolean;
 }
 
 /**
@@ -36,13 +40,50 @@ export interface CallsHost {
  * AgentBase is the public face; this is the machinery behind `call()`.
  */
 export class AgentCalls {
-  readonly #host: CallsHost;
+  /** The durable side of the agent's calls, when it is durable. */
+  readonly recovery: AgentRecovery | undefined;
+  /** Who observes the agent's replies, by hub (made by the first hub it joins). */
+  subscribers: HubSubscribers | undefined;
+  readonly #agent: CallsAgent;
+  readonly #hooks: AgentHooks;
+  readonly #state: StateRegistry;
   #active: ActiveCall | undefined;
   #interrupt: InterruptContext | undefined;
   #turns: TurnQueue | undefined; // made by the first queue()
 
-  constructor(host: CallsHost) {
-    this.#host = host;
+  /**
+   * `ownStateDict`: the agent's `stateDict()` is AgentBase's, so a checkpoint can take the
+   * state without copies of the memory's messages (`StateModule.checkpointDict`).
+   */
+  constructor(
+    agent: CallsAgent,
+    hooks: AgentHooks,
+    state: StateRegistry,
+    durable: DurableOptions | undefined,
+    ownStateDict: boolean,
+  ) {
+    this.#agent = agent;
+    this.#hooks = hooks;
+    this.#state = state;
+    if (durable === undefined) return;
+    this.recovery = new AgentRecovery(durable, {
+      agent,
+      running: () => this.#active !== undefined,
+      loadState: (json) => this.loadState(json),
+      checkpointState: ownStateDict ? () => state.checkpointDict() : () => agent.stateDict(),
+      run: (input, options, recovering) =>
+        new Observable<Msg>((subscriber) =>
+          this.start(subscriber, input, options, undefined, recovering),
+        ),
+    });
+  }
+
+  /** Loads `json` into the agent's state, without the running guard (see `loadAgentState`). */
+  loadState(json: JsonObject, options: LoadStateOptions = {}): void {
+    const agent = this.#agent;
+    loadAgentState(this.#state, agent.name, json, options, (from) =>
+      agent.renameSpeaker(from, agent.name),
+    );
   }
 
   /** The call in flight, if any. */
@@ -55,10 +96,23 @@ export class AgentCalls {
     return this.#interrupt;
   }
 
+  /** Errors with `InterruptedError` when `interrupt()` came during this call; else completes. */
+  checkInterrupted(): Observable<never> {
+    return defer(() =>
+      this.#interrupt ? throwError(() => new InterruptedError(this.#agent.name)) : EMPTY,
+    );
+  }
+
   /** Flags the interrupt and aborts the running call's signal (see `AgentBase.interrupt`). */
   interrupt(message: Msg | undefined, source: InterruptContext['source']): void {
     this.#interrupt = message === undefined ? { source } : { message, source };
-    this.#active?.abort(new InterruptedError(this.#host.agent.name));
+    this.#active?.abort(new InterruptedError(this.#agent.name));
+  }
+
+  /** Sends the running call's event snapshots to `sink` too (see `tapRunning`); false when idle. */
+  tap(sink: (event: AgentEvent) => void): boolean {
+    this.#active?.context.tap(sink);
+    return this.#active !== undefined;
   }
 
   /** `start()`'s call once every call before it ended (see `AgentBase.queue`). */
@@ -86,14 +140,13 @@ export class AgentCalls {
     recovering?: CheckpointCall,
     sinkTypes?: ReadonlySet<string>,
   ): TeardownLogic {
-    const host = this.#host;
-    const { agent } = host;
+    const agent = this.#agent;
     let msgs: Msg[];
     let options: CallOptions;
     try {
       // 1. The running guard: a call while another is in flight changes nothing.
       if (this.#active) throw new AgentBusyError(agent.name);
-      msgs = callInput(agent, input, given, host.supportsStructuredOutput());
+      msgs = callInput(agent, input, given, agent.supportsStructuredOutput);
       // A call its caller aborted already stores, saves and runs nothing.
       if (given.signal?.aborted) throw new CallAbortedError(agent.name, given.signal.reason);
       // Who is asking stays as it was when the call started, whatever the caller does.
@@ -105,7 +158,7 @@ export class AgentCalls {
       subscriber.error(error);
       return;
     }
-    const systemPrompt = host.defaultSystemPrompt();
+    const systemPrompt = agent.defaultSystemPrompt();
     const release = (): void => {
       if (this.#active !== call) return;
       this.#active = undefined;
@@ -113,9 +166,9 @@ export class AgentCalls {
       if (left.length > 0) this.#deliverSteered(left);
       this.#turns?.kick();
     };
-    const hooksFor = host.hooks.forType;
+    const hooksFor = this.#hooks.forType;
     const setup = { agent, options, systemPrompt, hooksFor, sinkTypes };
-    const durable = host.recovery?.durableRun(msgs, options, recovering);
+    const durable = this.recovery?.durableRun(msgs, options, recovering);
     const recovery = { durable, recovering: recovering !== undefined };
     const call = new ActiveCall({ ...setup, sink, release, ...recovery }, subscriber);
     this.#active = call;
@@ -131,15 +184,15 @@ export class AgentCalls {
    * step 5; any other error runs the error hooks and fails the call.
    */
   #steps(call: ActiveCall, input: Msg[]): void {
-    const host = this.#host;
+    const agent = this.#agent;
     const { durable } = call;
     // 5. postCall hooks may replace the reply; 5a. a durable call saves itself finished;
     // 6. every hub subscriber observes it; 7. the guard is released, then the reply is emitted.
     // Without hub subscribers (most agents) the reply is emitted at once, with no Observable.
     const broadcast = (final: Msg) => (): void => {
-      const subscribers = host.subscribers();
+      const subscribers = this.subscribers;
       if (subscribers === undefined) call.finish(final);
-      else call.finishAfter(subscribers.broadcast(final, host.agent, host.hooks.runError));
+      else call.finishAfter(subscribers.broadcast(final, agent, this.#hooks.runError));
     };
     const fail = (error: unknown): void => call.fail(error);
     const deliver = (reply: Msg): void =>
@@ -163,13 +216,13 @@ export class AgentCalls {
     const start = (): void =>
       call.preCall(input, recover(input), (msgs) =>
         // 4. doCall produces the reply (completing without one is a NoReplyError).
-        call.reply(() => host.doCall(msgs, call.context), deliver, recover(msgs)),
+        call.reply(() => agent.doCall(msgs, call.context), deliver, recover(msgs)),
       );
     // 2a. A durable call saves its start (a recovered one: its claim on the run) first;
     // the first call of a fresh agent loads the stored checkpoint before (see `loadFirst`).
     const saveStart = (): void =>
       call.afterSave(durable!.checkpoint(durable!.recovered), start, fail);
-    const recovery = host.recovery;
+    const recovery = this.recovery;
     if (!durable) start();
     else if (recovery?.fresh && !call.recovering)
       call.afterSave(recovery.loadFirst(), saveStart, fail);
@@ -182,11 +235,19 @@ export class AgentCalls {
     const interrupted =
       error instanceof InterruptedError || (interrupt !== undefined && isAbortError(error));
     if (!interrupted) return undefined;
-    return () => this.#host.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
+    return () => this.#agent.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
   }
 
   #deliverSteered(msgs: readonly Msg[]): void {
-    const host = this.#host;
-    deliverSteered(host.agent, msgs, (msg) => host.doObserve(msg), host.hooks.runError);
+    const agent = this.#agent;
+    deliverSteered(agent, msgs, (msg) => agent.doObserve(msg), this.#hooks.runError);
   }
+}
+
+/** AgentBase's default reply to an interrupted call (`handleInterrupt`). */
+export function interruptedReply(agentName: string, context: InterruptContext): Msg {
+  const text = context.message
+    ? 'I was interrupted. What would you like me to do next?'
+    : 'I noticed that you interrupted me. What can I do for you?';
+  return createMsg({ name: agentName, role: 'assistant', content: text });
 }

@@ -8,15 +8,15 @@ import { AgentBusyError, InvalidArgumentError, UnfinishedRunError } from '../err
 import { newId } from '../internal/newId.js';
 import type { JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
+import type { Agent } from './agent.js';
 import type { RecoverOptions } from './agentBaseOptions.js';
 import type { CallOptions } from './callOptions.js';
 
 /** What `AgentRecovery` needs of its agent. */
 export interface RecoveryHost {
-  readonly name: string;
+  /** Its `loadStateDict` (guarded, as a subclass may override it) loads what `recover()` finds. */
+  readonly agent: Agent;
   running(): boolean;
-  /** The agent's `loadStateDict` (with its running guard, and as a subclass may override it). */
-  loadStateDict(state: JsonObject): void;
   /** `loadStateDict` without the running guard: for the call that is loading. */
   loadState(state: JsonObject): void;
   /** What a checkpoint stores as the agent's state. */
@@ -37,7 +37,7 @@ export class AgentRecovery {
   #fresh = true;
 
   constructor(durable: DurableOptions, host: RecoveryHost) {
-    this.checkpointer = new Checkpointer(checkDurableOptions(host.name, durable));
+    this.checkpointer = new Checkpointer(checkDurableOptions(host.agent.name, durable));
     this.#host = host;
   }
 
@@ -49,7 +49,7 @@ export class AgentRecovery {
   /** `AgentBase.recover()` of a durable agent (see there). */
   recover(options: RecoverOptions): Observable<Msg> {
     return defer(() => {
-      if (this.#host.running()) throw new AgentBusyError(this.#host.name);
+      if (this.#host.running()) throw new AgentBusyError(this.#host.agent.name);
       return from(this.#load());
     }).pipe(concatMap((checkpoint) => this.#continue(checkpoint, options)));
   }
@@ -58,7 +58,7 @@ export class AgentRecovery {
   #continue(checkpoint: Checkpoint | undefined, options: RecoverOptions): Observable<Msg> {
     if (checkpoint === undefined) return EMPTY;
     this.#fresh = false;
-    this.#adopt(() => this.#host.loadStateDict(checkpoint.state));
+    this.#adopt(() => this.#host.agent.loadStateDict(checkpoint.state));
     const call = checkpoint.call;
     const { inputId, ...callOptions } = options;
     if (inputId !== undefined) {
@@ -69,7 +69,7 @@ export class AgentRecovery {
     const { structuredOutput, ...saved } = call.options;
     if (structuredOutput === true && options.structuredOutput === undefined) {
       throw new InvalidArgumentError(
-        `${this.#host.name}.recover(): the unfinished call asked for structured output; pass its schema again: recover({ structuredOutput: schema }).`,
+        `${this.#host.agent.name}.recover(): the unfinished call asked for structured output; pass its schema again: recover({ structuredOutput: schema }).`,
       );
     }
     return this.#host.run([...call.input], { ...saved, ...callOptions }, call);
@@ -82,7 +82,7 @@ export class AgentRecovery {
       const checkpoint = await this.#load();
       this.#fresh = false;
       if (checkpoint === undefined) return undefined;
-      this.#adopt(() => this.#host.loadStateDict(checkpoint.state));
+      this.#adopt(() => this.#host.agent.loadStateDict(checkpoint.state));
       return checkpoint.call?.input[0]?.id === requestId ? checkpoint.call : undefined;
     }).pipe(
       concatMap((call) => {
@@ -109,7 +109,7 @@ export class AgentRecovery {
       this.#adopt(() => this.#host.loadState(checkpoint.state));
       if (checkpoint.call?.status === 'running') {
         const { session, key } = this.checkpointer;
-        throw new UnfinishedRunError(this.#host.name, key, keyPlace(session, key));
+        throw new UnfinishedRunError(this.#host.agent.name, key, keyPlace(session, key));
       }
     }
     this.#fresh = false;

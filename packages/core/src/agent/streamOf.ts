@@ -1,20 +1,36 @@
 import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import type { Msg } from '../message/msg.js';
 import type { AgentEvent } from './agentEvent.js';
+import type { CallOptions } from './callOptions.js';
 import type { PhaseSink } from './phases.js';
+import { streamEventTypes } from './streamEventTypes.js';
+import type { StreamOptions } from './streamOptions.js';
 
 /**
- * The `stream()` of a call: `start(sink, replies)` starts the call (as the subscribe function
- * of `call()`'s Observable would, returning its teardown) with a sink for its event snapshots;
- * they are emitted as they come, then `{ type: 'reply', msg }`, then completion. One
- * Observable: the call's phases emit into this subscriber, not through a `call()` inside it.
+ * The `stream(input, options)` of agent `agentName`: `start(given, sink, replies, types)`
+ * starts the call on the call options `given` (as the subscribe function of `call()`'s
+ * Observable would, returning its teardown) with a sink for the snapshots of its events of
+ * `types` (all when undefined); they are emitted as they come, then `{ type: 'reply', msg }`,
+ * then completion. One Observable: the call's phases emit into this subscriber, not through
+ * a `call()` subscribed inside it. A bad `options.events` errors the stream on subscription.
  */
 export function streamOf(
-  start: (sink: (event: AgentEvent) => void, replies: PhaseSink<Msg>) => TeardownLogic,
+  agentName: string,
+  options: StreamOptions,
+  start: (
+    given: CallOptions,
+    sink: (event: AgentEvent) => void,
+    replies: PhaseSink<Msg>,
+    types: ReadonlySet<string> | undefined,
+  ) => TeardownLogic,
 ): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((subscriber) =>
-    start((event) => subscriber.next(event), new ReplyEvents(subscriber)),
-  );
+  const { events, ...callOptions } = options;
+  const given = events === undefined ? options : callOptions;
+  return new Observable<AgentEvent>((subscriber) => {
+    const types =
+      events === undefined ? undefined : streamEventTypes(`${agentName}.stream()`, events);
+    return start(given, (event) => subscriber.next(event), new ReplyEvents(subscriber), types);
+  });
 }
 
 /** The call's reply as the stream's last event, then its end (or its error). */

@@ -1,38 +1,23 @@
 import { defer, EMPTY, Observable, type TeardownLogic, throwError } from 'rxjs';
 import type { CheckpointCall } from '../durable/checkpoint.js';
 import type { DurableOptions } from '../durable/durableOptions.js';
-import { AgentBusyError, CallAbortedError, InterruptedError, isAbortError } from '../errors.js';
+import { AgentBusyError, CallAbortedError, InterruptedError } from '../errors.js';
 import type { AgentHooks } from '../hooks/agentHooks.js';
 import { callInput } from '../internal/normalizeInput.js';
 import { frozenJson, type JsonObject } from '../json.js';
-import { createMsg, type Msg } from '../message/msg.js';
+import type { Msg } from '../message/msg.js';
 import type { LoadStateOptions } from '../state/stateOwner.js';
 import type { StateRegistry } from '../state/stateRegistry.js';
 import { ActiveCall } from './activeCall.js';
-import type { Agent } from './agent.js';
 import type { AgentEvent } from './agentEvent.js';
 import { AgentRecovery } from './agentRecovery.js';
 import { loadAgentState } from './agentState.js';
-import type { CallContext } from './callContext.js';
 import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
+import { type CallsAgent, runCallSteps } from './callSteps.js';
 import type { HubSubscribers } from './hubSubscribers.js';
 import type { PhaseSink } from './phases.js';
 import { deliverSteered } from './steerInput.js';
 import { TurnQueue } from './turnQueue.js';
-
-/**
- * An agent as its calls see it: AgentBase with the protected methods the steps call.
- * TypeScript's `protected` binds the compiler, not the object, so AgentBase hands itself over
- * once as this rather than one closure per method per agent.
- */
-export interface CallsAgent extends Agent {
-  doCall(msgs: Msg[], context: CallContext): Observable<Msg>;
-  handleInterrupt(context: InterruptContext, msgs: Msg[]): Observable<Msg>;
-  doObserve(msg: Msg): Observable<void>;
-  defaultSystemPrompt(): string;
-  renameSpeaker(from: string, to: string): void;
-  readonly supportsStructuredOutput: boolean;
-}
 
 /**
  * The calls of one agent: the running guard (the call in flight), the interrupt flag, the
@@ -86,6 +71,16 @@ export class AgentCalls {
     );
   }
 
+  /** The agent whose calls these are. */
+  get agent(): CallsAgent {
+    return this.#agent;
+  }
+
+  /** The agent's hooks. */
+  get hooks(): AgentHooks {
+    return this.#hooks;
+  }
+
   /** The call in flight, if any. */
   get active(): ActiveCall | undefined {
     return this.#active;
@@ -129,7 +124,7 @@ export class AgentCalls {
 
   /**
    * Starts one call with `subscriber` as its subscriber (or an observer acting as one) and
-   * returns its teardown: the guard (1) and the interrupt reset (2), then `#steps`. `sink`
+   * returns its teardown: the guard (1) and the interrupt reset (2), then `runCallSteps`. `sink`
    * gets the call's event snapshots (`stream()`), of the types `sinkTypes` (all when absent).
    */
   start(
@@ -174,80 +169,12 @@ export class AgentCalls {
     this.#active = call;
     // 2. An interrupt made while idle does not cut this call.
     this.#interrupt = undefined;
-    this.#steps(call, msgs);
+    runCallSteps(call, msgs, this);
     return () => call.close();
-  }
-
-  /**
-   * The steps of a call after the guard (1) and the interrupt reset (2), in order. An
-   * interrupt in steps 3–4 becomes `handleInterrupt`'s reply, marked, which goes on from
-   * step 5; any other error runs the error hooks and fails the call.
-   */
-  #steps(call: ActiveCall, input: Msg[]): void {
-    const agent = this.#agent;
-    const { durable } = call;
-    // 5. postCall hooks may replace the reply; 5a. a durable call saves itself finished;
-    // 6. every hub subscriber observes it; 7. the guard is released, then the reply is emitted.
-    // Without hub subscribers (most agents) the reply is emitted at once, with no Observable.
-    const broadcast = (final: Msg) => (): void => {
-      const subscribers = this.subscribers;
-      if (subscribers === undefined) call.finish(final);
-      else call.finishAfter(subscribers.broadcast(final, agent, this.#hooks.runError));
-    };
-    const fail = (error: unknown): void => call.fail(error);
-    const deliver = (reply: Msg): void =>
-      call.postCall(reply, (final) =>
-        durable
-          ? call.afterSave(durable.finish(final), broadcast(final), fail)
-          : broadcast(final)(),
-      );
-    const recover =
-      (msgs: Msg[]) =>
-      (error: unknown): void => {
-        const interruptReply = this.#interruptReply(error, msgs);
-        const go = (): void => call.recover(error, interruptReply, deliver);
-        // A failed durable call is over, for its caller got the error: saved finished, unless
-        // its checkpoint is no longer this process's (a failed save) or the caller left.
-        if (durable && !interruptReply && !durable.failed && !call.cancelled)
-          call.afterSave(durable.finish(), go, go);
-        else go();
-      };
-    // 3. preCall hooks may replace the input and the system prompt.
-    const start = (): void =>
-      call.preCall(input, recover(input), (msgs) =>
-        // 4. doCall produces the reply (completing without one is a NoReplyError).
-        call.reply(() => agent.doCall(msgs, call.context), deliver, recover(msgs)),
-      );
-    // 2a. A durable call saves its start (a recovered one: its claim on the run) first;
-    // the first call of a fresh agent loads the stored checkpoint before (see `loadFirst`).
-    const saveStart = (): void =>
-      call.afterSave(durable!.checkpoint(durable!.recovered), start, fail);
-    const recovery = this.recovery;
-    if (!durable) start();
-    else if (recovery?.fresh && !call.recovering)
-      call.afterSave(recovery.loadFirst(), saveStart, fail);
-    else saveStart();
-  }
-
-  /** `handleInterrupt`'s reply when `error` is the call's interrupt; else `undefined`. */
-  #interruptReply(error: unknown, msgs: Msg[]): (() => Observable<Msg>) | undefined {
-    const interrupt = this.#interrupt;
-    const interrupted =
-      error instanceof InterruptedError || (interrupt !== undefined && isAbortError(error));
-    if (!interrupted) return undefined;
-    return () => this.#agent.handleInterrupt(interrupt ?? { source: 'system' }, msgs);
   }
 
   #deliverSteered(msgs: readonly Msg[]): void {
     const agent = this.#agent;
     deliverSteered(agent, msgs, (msg) => agent.doObserve(msg), this.#hooks.runError);
   }
-}
-
-/** AgentBase's default reply to an interrupted call (`handleInterrupt`). */
-export function interruptedReply(agentName: string, context: InterruptContext): Msg {
-  const text = context.message
-    ? 'I was interrupted. What would you like me to do next?'
-    : 'I noticed that you interrupted me. What can I do for you?';
-  return createMsg({ name: agentName, role: 'assistant', content: text });
 }

@@ -16,6 +16,7 @@ import type { CallOptions } from './callOptions.js';
 export interface RecoveryHost {
   /** Its `loadStateDict` (guarded, as a subclass may override it) loads what `recover()` finds. */
   readonly agent: Agent;
+  /** Whether a call of the agent is in flight. */
   running(): boolean;
   /** `loadStateDict` without the running guard: for the call that is loading. */
   loadState(state: JsonObject): void;

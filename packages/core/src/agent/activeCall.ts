@@ -1,4 +1,4 @@
-import type { Observable, Observer, Subscriber } from 'rxjs';
+import type { Observable, Observer } from 'rxjs';
 import type { DurableRun } from '../durable/durableRun.js';
 import { CallAbortedError, InterruptedError, isAbortError, NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
@@ -8,7 +8,7 @@ import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallOptions } from './callOptions.js';
-import { Phases } from './phases.js';
+import { type PhaseSink, Phases } from './phases.js';
 import { withCallMetadata } from './withCallMetadata.js';
 
 /** What starts an `ActiveCall`. */
@@ -46,7 +46,7 @@ export class ActiveCall {
   #cancelled = false;
   #released = false;
 
-  constructor(setup: ActiveCallSetup, subscriber: Subscriber<Msg>) {
+  constructor(setup: ActiveCallSetup, subscriber: PhaseSink<Msg>) {
     const { options } = setup;
     this.#release = setup.release;
     this.#hooksFor = setup.hooksFor;

@@ -1,4 +1,3 @@
-import { Observable } from 'rxjs';
 import type { HookEvent } from '../hooks/hookEvent.js';
 import type { Msg } from '../message/msg.js';
 
@@ -36,20 +35,4 @@ export function isNestedEvent(event: AgentEvent): event is NestedAgentEvent {
 /** Freezes a shallow copy of `event`: O(1) in the size of the conversation. */
 export function snapshotOf(event: HookEvent): HookEventSnapshot {
   return Object.freeze({ ...event }) as HookEventSnapshot;
-}
-
-/**
- * The `stream()` of a call: `run(sink)` starts the call with a sink for its event snapshots;
- * they are emitted as they come, then `{ type: 'reply', msg }`, then completion.
- */
-export function streamOf(
-  run: (sink: (event: AgentEvent) => void) => Observable<Msg>,
-): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((subscriber) =>
-    run((event) => subscriber.next(event)).subscribe({
-      next: (msg) => subscriber.next(Object.freeze({ type: 'reply', msg })),
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }),
-  );
 }

@@ -4,6 +4,7 @@ import {
   type ChatRequest,
   type ChatResponse,
   ChatResponseAccumulator,
+  type HookRoom,
   journaledModelStream,
   type ModelResponseInfo,
   type Msg,
@@ -21,6 +22,7 @@ import {
 } from 'rxjs';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import { ChunkEventBuilder } from './chunkEvents.js';
+import { ChunkRelay, type DispatchingRoom } from './chunkRelay.js';
 import { responseToMsg } from './responseToMsg.js';
 
 /** A complete model reply as an assistant Msg, and what the model reported about its request. */
@@ -138,6 +140,35 @@ function receiveReply(
       })
     : undefined;
   let subscription: Subscription;
+  const room = context as HookRoom;
+  if (events && state.outputGuard === undefined && room.dispatch !== undefined) {
+    const eager = new ChatResponseAccumulator();
+    accumulator = eager;
+    // Each chunk's events go to the hooks and `stream()` in order with no Observable per
+    // event; the reply waits for the last of them (see ChunkRelay).
+    const relay = new ChunkRelay(room as DispatchingRoom, (error) => {
+      subscription?.unsubscribe();
+      fail(error);
+    });
+    const next = (chunk: ChatChunk): void => {
+      eager.add(chunk);
+      relay.push(events.eventsOf(chunk));
+    };
+    const failStream = (error: unknown): void => {
+      relay.live.unsubscribe();
+      fail(error);
+    };
+    subscription = stream.subscribe({
+      next,
+      error: failStream,
+      complete: () => relay.end(complete),
+    });
+    return () => {
+      subscription.unsubscribe();
+      relay.live.unsubscribe();
+      keepPartial();
+    };
+  }
   if (events) {
     const eager = new ChatResponseAccumulator();
     accumulator = eager;

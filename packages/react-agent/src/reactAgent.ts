@@ -16,12 +16,13 @@ import { agentBudget, callBudget } from './budget/callBudget.js';
 import { UsageMeter } from './budget/usageMeter.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
 import { callStatsMetadata } from './loop/callStats.js';
+import { durableSteps } from './loop/durableSteps.js';
 import { agentLimits, positiveLimit } from './loop/limits.js';
 import { ReActCallState } from './loop/reactCallState.js';
-import { ReActCheckpoints, resumeStep } from './loop/reactCheckpoints.js';
-import { runReactLoop, stepObservable } from './loop/reactLoop.js';
+import { resumeStep } from './loop/reactCheckpoints.js';
+import { runReactLoop } from './loop/reactLoop.js';
 import { ReActSteps } from './loop/reactSteps.js';
-import { RememberedApprovals } from './loop/rememberedApprovals.js';
+import { RememberedApprovals, rememberDecided } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep } from './loop/step.js';
 import { Transcript } from './loop/transcript.js';
 import type { AgentParts } from './parts/agentParts.js';
@@ -175,11 +176,7 @@ export class ReActAgent extends AgentBase {
         ? undefined
         : admitInput(transcript, msgs, this.#maxInputChars, isTool);
       // Tools remembered with the decisions are approved from now on (kept in state).
-      const decided = admitted?.kind === 'act' ? admitted.decisions : undefined;
-      // (A sub-agent's tools named there are remembered by that sub-agent, when it resumes.)
-      const remembered = decided?.remember.filter(isTool) ?? [];
-      if (decided && remembered.length > 0)
-        this.#approvals.remember(remembered, decided.by, decided.at);
+      if (admitted?.kind === 'act') rememberDecided(this.#approvals, admitted.decisions, isTool);
       const state = this.createCallState(context, transcript);
       state.approvals = this.#approvals;
       state.maxIters = maxIters;
@@ -189,14 +186,8 @@ export class ReActAgent extends AgentBase {
       const first = admitted ?? resumeStep(recovered!, state);
       this.#current = state;
       let outcome: 'complete' | 'error' | undefined;
-      const checkpoints = context.durable
-        ? new ReActCheckpoints(state, first, resuming ? recovered : undefined)
-        : undefined;
-      state.checkpoints = checkpoints;
-      const stepOf = checkpoints
-        ? (step: RunnableStep) =>
-            checkpoints.afterStep(stepObservable(this.#steps.next(step, state)))
-        : (step: RunnableStep) => this.#steps.next(step, state);
+      const run = (step: RunnableStep) => this.#steps.next(step, state);
+      const stepOf = durableSteps(state, first, resuming ? recovered : undefined, run);
       const fresh = admitted?.kind === 'reason';
       const next = this.#parts.wrapSteps(stepOf, state, msgs, fresh);
       const running = runReactLoop(first, next, {

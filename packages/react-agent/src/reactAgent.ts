@@ -14,6 +14,7 @@ import {
 import { concatMap, defer, EMPTY, isObservable, map, Observable, of } from 'rxjs';
 import { agentBudget, callBudget } from './budget/callBudget.js';
 import { UsageMeter } from './budget/usageMeter.js';
+import { refusedInput } from './guardrails/guardrailsPart.js';
 import { admitInput, inputCharLimit } from './loop/admitInput.js';
 import { callStatsMetadata } from './loop/callStats.js';
 import { durableSteps } from './loop/durableSteps.js';
@@ -21,7 +22,7 @@ import { agentLimits, positiveLimit } from './loop/limits.js';
 import { ReActCallState } from './loop/reactCallState.js';
 import { resumeStep } from './loop/reactCheckpoints.js';
 import { runReactLoop } from './loop/reactLoop.js';
-import { ReActSteps } from './loop/reactSteps.js';
+import { ReActSteps, type StepHost } from './loop/reactSteps.js';
 import { RememberedApprovals, rememberDecided } from './loop/rememberedApprovals.js';
 import type { FinalAnswerDecision, FinalStep, RunnableStep } from './loop/step.js';
 import { Transcript } from './loop/transcript.js';
@@ -32,6 +33,9 @@ import type { PlanNotebook } from './plan/planNotebook.js';
 import { planNotebook } from './plan/planPart.js';
 import { REACT_AGENT_OPTION_KEYS, type ReActAgentOptions } from './reactAgentOptions.js';
 import { reasoningSetup } from './reasoning/reasoningSetup.js';
+
+/** How the steps reach an agent's protected members: one object for every ReActAgent. */
+let stepHost: StepHost<ReActAgent>;
 
 /**
  * An agent that reasons and acts over native function calling: it asks the model, runs the
@@ -72,7 +76,7 @@ export class ReActAgent extends AgentBase {
   readonly maxToolFailures: number;
   /** What each call may spend (`budget` option), unless the call brings its own. */
   readonly budget: Budget | undefined;
-  readonly #steps: ReActSteps;
+  readonly #steps: ReActSteps<ReActAgent>;
   readonly #callToolkit: Toolkit; // `toolkit` with the tools of the parts
   readonly #maxInputChars: number;
   readonly #plan: PlanNotebook | undefined;
@@ -96,10 +100,7 @@ export class ReActAgent extends AgentBase {
     this.#plan = planNotebook(options);
     const setup = reasoningSetup(options);
     this.#maxInputChars = inputCharLimit(options.name, options.maxInputChars);
-    const acting = {
-      concurrency: options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8),
-      dedupe: options.dedupeToolCalls ?? true,
-    };
+    const concurrency = options.parallelToolCalls === false ? 1 : (options.toolConcurrency ?? 8);
     const parts = optionParts(options, {
       agent: this,
       plan: this.#plan,
@@ -108,15 +109,8 @@ export class ReActAgent extends AgentBase {
     });
     this.#parts = parts;
     for (const hook of parts.hooks()) this.addHook(hook);
-    const hint = parts.requestHint();
-    this.#steps = new ReActSteps(hint ? { ...setup, hint } : setup, acting, parts, {
-      interrupted: () => (this.interruptRequested ? this.checkInterrupted() : undefined),
-      onFinalAnswer: (reply, state) =>
-        this.onFinalAnswer === ReActAgent.prototype.onFinalAnswer
-          ? undefined
-          : this.onFinalAnswer(reply, state),
-      onActingComplete: (results, state) => this.onActingComplete(results, state),
-    });
+    const dedupe = options.dedupeToolCalls ?? true;
+    this.#steps = new ReActSteps(this, stepHost, setup, concurrency, dedupe, parts);
     this.#systemPrompt = parts.systemPrompt(this.sysPrompt);
     const tools = parts.tools();
     this.#callToolkit = tools.length > 0 ? this.toolkit.extend(tools) : this.toolkit;
@@ -264,6 +258,17 @@ export class ReActAgent extends AgentBase {
   /** Called once when a call ends, however it ends. */
   protected onCallEnd(_state: ReActCallState, _outcome: 'complete' | 'error' | 'cancelled'): void {}
 
+  static {
+    stepHost = {
+      interrupted: (agent) => (agent.interruptRequested ? agent.checkInterrupted() : undefined),
+      onFinalAnswer: (agent, reply, state) =>
+        agent.onFinalAnswer === ReActAgent.prototype.onFinalAnswer
+          ? undefined
+          : agent.onFinalAnswer(reply, state),
+      onActingComplete: (agent, results, state) => agent.onActingComplete(results, state),
+    };
+  }
+
   #finalReply(step: FinalStep, state: ReActCallState): Msg {
     const stats = callStatsMetadata(state);
     const meter = state.meter.metadata();
@@ -277,12 +282,4 @@ export class ReActAgent extends AgentBase {
       generateReason: reason,
     });
   }
-}
-
-/** The reply of a call whose input a guardrail refused: nothing was stored or sent. */
-function refusedInput(reply: Msg): Msg {
-  return withMetadata(reply, {
-    generateReason: 'guardrail',
-    stats: { iterations: 0, modelCalls: 0, toolCalls: 0, elapsedMs: 0 },
-  });
 }

@@ -1,4 +1,4 @@
-import type { CallContext, Msg } from '@rxagent/core';
+import { type CallContext, type Msg, withMetadata } from '@rxagent/core';
 import type { ReActCallState } from '../loop/reactCallState.js';
 import type { AgentPart } from '../parts/agentPart.js';
 import { AgentGuardrails } from './agentGuardrails.js';
@@ -30,4 +30,12 @@ export function guardrailsPart(
       },
     }),
   } satisfies AgentPart;
+}
+
+/** The reply of a call whose input a guardrail refused: nothing was stored or sent. */
+export function refusedInput(reply: Msg): Msg {
+  return withMetadata(reply, {
+    generateReason: 'guardrail',
+    stats: { iterations: 0, modelCalls: 0, toolCalls: 0, elapsedMs: 0 },
+  });
 }

@@ -18,20 +18,21 @@ import type { FinalAnswerDecision, RunnableStep, Step } from './step.js';
 import { storedFinal } from './storedFinal.js';
 import { recordToolFailures, summaryInstructionFor } from './toolFailures.js';
 
-/** What the steps ask of their agent: its interrupt checkpoint and its extension points. */
-export interface StepHost {
+/**
+ * What the steps ask of their agent `A` (its interrupt checkpoint and its extension points),
+ * one object shared by every agent of a class, so an agent holds no closures for it.
+ */
+export interface StepHost<A> {
   /** The interrupt checkpoint before each step (errors like `checkInterrupted()`), or `undefined`. */
-  interrupted(): Observable<never> | undefined;
+  interrupted(agent: A): Observable<never> | undefined;
   /** A subclass's `onFinalAnswer`, or `undefined` for the default (`defaultFinalDecision`). */
-  onFinalAnswer(reply: Msg, state: ReActCallState): Observable<FinalAnswerDecision> | undefined;
+  onFinalAnswer(
+    agent: A,
+    reply: Msg,
+    state: ReActCallState,
+  ): Observable<FinalAnswerDecision> | undefined;
   /** `onActingComplete`: a returned Msg ends the call. */
-  onActingComplete(results: readonly Msg[], state: ReActCallState): Msg | undefined;
-}
-
-/** How an agent runs the tool calls of one reply. */
-export interface ActingSettings {
-  readonly concurrency: number;
-  readonly dedupe: boolean;
+  onActingComplete(agent: A, results: readonly Msg[], state: ReActCallState): Msg | undefined;
 }
 
 /**
@@ -40,13 +41,23 @@ export interface ActingSettings {
  * and gives the step after it. The agent's parts enter where a step decides: about a final
  * answer (`finalAnswer`) and at the end of a tool batch (`afterActing`).
  */
-export class ReActSteps {
+export class ReActSteps<A> {
+  /** How reasoning requests are made: the agent's setup, with the parts' hint (the open plan). */
+  readonly setup: ReasoningSetup;
+
   constructor(
-    readonly setup: ReasoningSetup,
-    readonly acting: ActingSettings,
+    readonly agent: A,
+    readonly host: StepHost<A>,
+    setup: ReasoningSetup,
+    /** Tool calls of one reply run at most this many at once. */
+    readonly concurrency: number,
+    /** Whether identical repeated tool calls of a call are answered without running. */
+    readonly dedupe: boolean,
     readonly parts: AgentParts,
-    readonly host: StepHost,
-  ) {}
+  ) {
+    const hint = parts.requestHint();
+    this.setup = hint ? { ...setup, hint } : setup;
+  }
 
   /**
    * What the default `onFinalAnswer` decides, without an Observable unless a part (the
@@ -66,7 +77,7 @@ export class ReActSteps {
   /** Runs one step, after an interrupt checkpoint (errors like `checkInterrupted()`). */
   next(step: RunnableStep, state: ReActCallState): Observable<Step> | StepStart {
     // No defer: the loop calls this when it subscribes, and turns a throw into the step's error.
-    const interrupted = this.host.interrupted();
+    const interrupted = this.host.interrupted(this.agent);
     if (interrupted) return interrupted;
     switch (step.kind) {
       case 'reason':
@@ -115,7 +126,8 @@ export class ReActSteps {
       if (stopRequested) return storedFinal(state, reply, 'stop');
       // A subclass's onFinalAnswer is asked through its Observable; the default decides at once.
       const decision =
-        this.host.onFinalAnswer(reply, state) ?? this.defaultFinalDecision(reply, state);
+        this.host.onFinalAnswer(this.agent, reply, state) ??
+        this.defaultFinalDecision(reply, state);
       if (!isObservable(decision)) return this.#decide(decision, reply, state);
       return decision.pipe(map((decided) => this.#decide(decided, reply, state)));
     }
@@ -139,8 +151,8 @@ export class ReActSteps {
   ): Observable<Step> | StepStart {
     const resumed = resumedCalls(state.transcript, calls, decisions);
     const setup = {
-      concurrency: this.acting.concurrency,
-      dedupe: this.acting.dedupe,
+      concurrency: this.concurrency,
+      dedupe: this.dedupe,
       invalidArguments,
       ...(resolved && { resolved }),
       ...(resumed !== undefined && { resumed }),
@@ -150,7 +162,7 @@ export class ReActSteps {
       if (suspended.length > 0) return nestedApprovalStep(state.transcript, suspended);
       const handoff = this.parts.afterActing(calls, results, state);
       if (handoff) return handoff;
-      const finished = this.host.onActingComplete(results, state);
+      const finished = this.host.onActingComplete(this.agent, results, state);
       if (finished) return { kind: 'final', reply: finished, reason: 'structured_output' };
       const last = results[results.length - 1];
       if (stopRequested && last) return { kind: 'final', reply: last, reason: 'acting_stopped' };

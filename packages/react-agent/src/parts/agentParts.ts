@@ -20,6 +20,9 @@ import type { AgentPart } from './agentPart.js';
  * so an agent without options asks nobody (loops over empty lists).
  */
 export class AgentParts {
+  /** The parts of every agent without options: one shared instance. */
+  static readonly none = new AgentParts([]);
+
   readonly #admit: AgentPart[];
   readonly #startCall: AgentPart[];
   readonly #wrapSteps: AgentPart[];

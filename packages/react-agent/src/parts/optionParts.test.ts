@@ -33,6 +33,7 @@ const state = {} as ReActCallState;
 describe('optionParts', () => {
   it('builds no part for an agent without options, so no boundary asks anyone', () => {
     const parts = optionParts(base, host());
+    expect(parts).toBe(AgentParts.none); // one shared instance: nothing allocated per agent
     expect(parts.parts).toEqual([]);
     expect(parts.tools()).toEqual([]);
     expect(parts.hooks()).toEqual([]);

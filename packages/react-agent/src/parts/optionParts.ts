@@ -48,5 +48,6 @@ export function optionParts(options: ReActAgentOptions, host: PartHost): AgentPa
     offload,
     finishGuardPart(options.finishGuard, host.agent),
   ];
-  return new AgentParts(parts.filter((part): part is AgentPart => part !== undefined));
+  const set = parts.filter((part): part is AgentPart => part !== undefined);
+  return set.length === 0 ? AgentParts.none : new AgentParts(set);
 }

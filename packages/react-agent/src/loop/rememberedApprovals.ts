@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject, StateError, type StateModule } from '@rxagent/core';
+import type { Decisions } from './decisions.js';
 
 /** Who approved a tool for the rest of the conversation (`toolDecisions({ remember })`), and when. */
 export interface RememberedApproval {
@@ -65,4 +66,18 @@ export class RememberedApprovals implements StateModule {
     }
     this.#tools = tools.size === 0 ? undefined : tools;
   }
+}
+
+/**
+ * Approves from now on the tools a human's decisions remembered (`toolDecisions({ remember
+ * })`), those of this agent's toolkit (`isTool`): a sub-agent's tools named there are
+ * remembered by that sub-agent, when it resumes.
+ */
+export function rememberDecided(
+  approvals: RememberedApprovals,
+  decided: Decisions | undefined,
+  isTool: (name: string) => boolean,
+): void {
+  const remembered = decided?.remember.filter(isTool) ?? [];
+  if (decided && remembered.length > 0) approvals.remember(remembered, decided.by, decided.at);
 }

@@ -6,7 +6,7 @@ import { runErrorHooks } from '../hooks/runErrorHooks.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
-import { type AgentEvent, snapshotOf } from './agentEvent.js';
+import type { AgentEvent } from './agentEvent.js';
 import type { CallOptions } from './callOptions.js';
 import { Phases } from './phases.js';
 import { withCallMetadata } from './withCallMetadata.js';
@@ -214,7 +214,7 @@ export class ActiveCall {
       ...(callContext !== undefined && { callContext }),
     };
     const end = (): void => {
-      this.sink?.(snapshotOf(event));
+      this.context.recordError(event);
       this.#releaseOnce();
       this.#phases.fail(error);
     };
@@ -262,6 +262,7 @@ export class ActiveCall {
   #releaseOnce(): void {
     if (this.#released) return;
     this.#released = true;
+    this.context.releaseTap();
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
     this.#release();
   }

@@ -47,6 +47,7 @@ import type {
   InterruptContext,
   StructuredOutputSchema,
 } from './callOptions.js';
+import type { TapCallOptions } from './eventTap.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 import { streamEventTypes } from './streamEventTypes.js';
@@ -154,7 +155,7 @@ export abstract class AgentBase implements Agent {
    * `CallContext.signal` aborts and the agent is callable again at once; a durable call
    * saves nothing after that, so its checkpoint stays as it was at its last boundary.
    */
-  call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
+  call(input?: CallInput, options: TapCallOptions = {}): Observable<Msg> {
     return this.#run(input, options, undefined);
   }
 
@@ -202,7 +203,7 @@ export abstract class AgentBase implements Agent {
   }
 
   /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
-  reply(input?: CallInput, options: CallOptions = {}): Promise<Msg> {
+  reply(input?: CallInput, options: TapCallOptions = {}): Promise<Msg> {
     return lastValueFrom(this.call(input, options));
   }
 
@@ -213,7 +214,7 @@ export abstract class AgentBase implements Agent {
    * `call()`. Unsubscribing while it waits removes it from the queue; unsubscribing while it
    * runs cancels it like `call()`.
    */
-  queue(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
+  queue(input?: CallInput, options: TapCallOptions = {}): Observable<Msg> {
     this.#turns ??= new TurnQueue(() => this.#active !== undefined);
     return this.#turns.run(() => this.call(input, options));
   }
@@ -423,11 +424,13 @@ export abstract class AgentBase implements Agent {
   }
 
   /**
-   * Whether anything listens to hook events of the current call (a hook or a `stream()`);
+   * Whether anything listens to hook events of the current call (a hook, a `stream()` or a
+   * tap);
    * `CallContext.listens(type)` asks the same of one event type.
    */
   protected get hasEventListeners(): boolean {
-    return this.#hooks.any || this.#active?.sink !== undefined;
+    const active = this.#active;
+    return this.#hooks.any || active?.sink !== undefined || active?.context.tapped === true;
   }
 
   /** The system prompt a call starts with, before preCall hooks. Default: none. */

@@ -40,9 +40,9 @@ export interface EventTap {
    * The hook event types to receive; every type when omitted. Like `StreamOptions.events`,
    * events of other types are not built for the tap: leaving out `reasoningChunk` and
    * `actingChunk` keeps a call no hook listens to on its chunk-free path. A frozen array is
-   * checked once and then reused at no cost.
+   * checked once and then reused at no cost. `undefined` is the same as leaving it out.
    */
-  readonly events?: readonly HookEventType[];
+  readonly events?: readonly HookEventType[] | undefined;
 }
 
 /**

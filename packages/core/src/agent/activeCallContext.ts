@@ -74,12 +74,12 @@ export class ActiveCallContext implements CallContext {
     return types === undefined || types.has(type) ? this.#sink : undefined;
   }
 
-  /** The tap's listener, when it wants events of `type`. */
-  #tapFor(type: string): ((event: TappedEvent) => void) | undefined {
+  /** The tap, when it wants events of `type`. */
+  #tapFor(type: string): TapTarget['tap'] | undefined {
     const target = this.#tap;
     return target === undefined || (target.types !== undefined && !target.types.has(type))
       ? undefined
-      : target.listener;
+      : target.tap;
   }
 
   /** Whether the call has a tap (`options.tap`) still attached. */
@@ -100,7 +100,7 @@ export class ActiveCallContext implements CallContext {
     const tapped = this.#tapFor(event.type);
     if (tapped !== undefined) {
       try {
-        tapped(event as TappedEvent);
+        tapped.onEvent(event as TappedEvent);
       } catch {
         // see above: the call's own error stands
       }
@@ -130,10 +130,19 @@ export class ActiveCallContext implements CallContext {
     const hooks = this.#hooksFor(event.type);
     if (this.callContext !== undefined) withCallContext(event, this.callContext);
     if (sink === undefined && tapped === undefined) dispatchHooks(hooks, event, done, fail, live);
-    else {
+    else if (hooks.length === 0) {
+      // Only watchers (an eval run's tap, say): no hook chain, no closure per event.
+      try {
+        tapped?.onEvent(event as unknown as TappedEvent);
+        if (sink !== undefined) sink(snapshotOf(event));
+        done(event);
+      } catch (error) {
+        fail(error);
+      }
+    } else {
       // A throw in the tap reaches `fail` (dispatchHooks catches `done`'s): it fails the call.
       const record = (final: E): void => {
-        tapped?.(final as unknown as TappedEvent);
+        tapped?.onEvent(final as unknown as TappedEvent);
         sink?.(snapshotOf(final));
         done(final);
       };
@@ -149,7 +158,7 @@ export class ActiveCallContext implements CallContext {
     if (sink === undefined && tapped === undefined) return run;
     return run.pipe(
       tap((final) => {
-        tapped?.(final as unknown as TappedEvent);
+        tapped?.onEvent(final as unknown as TappedEvent);
         sink?.(snapshotOf(final));
       }),
     );
@@ -163,7 +172,7 @@ export class ActiveCallContext implements CallContext {
     if (this.#tap === undefined) return this.#sink;
     // Made on first read: only a call that runs an agent as a tool needs it.
     this.#forward ??= (event) => {
-      if (event.type !== 'reply') this.#tapFor(event.type)?.(event);
+      if (event.type !== 'reply') this.#tapFor(event.type)?.onEvent(event);
       this.#sink?.(event);
     };
     return this.#forward;

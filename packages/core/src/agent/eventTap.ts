@@ -61,9 +61,9 @@ export interface TapCallOptions extends CallOptions {
   readonly tap?: EventTap | EventTapFunction;
 }
 
-/** A call's tap as the call uses it: the listener and the event types it wants (all when undefined). */
+/** A call's tap as the call uses it: the tap (a function wrapped) and the event types it wants (all when undefined). */
 export interface TapTarget {
-  readonly listener: (event: TappedEvent) => void;
+  readonly tap: { onEvent(event: TappedEvent): void };
   readonly types: ReadonlySet<string> | undefined;
 }
 
@@ -86,14 +86,11 @@ export function checkTap(where: string, tap: unknown): void {
   if (events !== undefined) streamEventTypes(`${where} (options.tap)`, events);
 }
 
-/** The listener and event types of a tap `checkTap` accepted. */
+/** The tap and event types of a tap `checkTap` accepted. */
 export function tapTarget(tap: EventTap | EventTapFunction): TapTarget {
-  if (typeof tap === 'function') return { listener: tap, types: undefined };
+  if (typeof tap === 'function') return { tap: { onEvent: tap }, types: undefined };
   const { events } = tap;
-  return {
-    listener: (event) => tap.onEvent(event),
-    types: events === undefined ? undefined : streamEventTypes('tap', events),
-  };
+  return { tap, types: events === undefined ? undefined : streamEventTypes('tap', events) };
 }
 
 function describe(value: unknown): string {

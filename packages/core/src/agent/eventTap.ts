@@ -14,7 +14,7 @@ export type TappedEvent = Exclude<AgentEvent, ReplyEvent>;
 export type EventTapFunction = (event: TappedEvent) => void;
 
 /**
- * The cheap way to watch a call's events (`CallOptions.tap`): `onEvent` is called with each
+ * The cheap way to watch a call's events (`TapCallOptions.tap`): `onEvent` is called with each
  * hook event of the call as it happens — after the agent's hooks ran on it, so it shows what
  * they changed, in the order `stream()` would emit the events — and no snapshot is built.
  *
@@ -47,8 +47,8 @@ export interface EventTap {
 
 /**
  * The options of an `AgentBase`'s `call()`, `reply()`, `queue()` and `stream()`: a call's
- * options and its tap. (Apart from `CallOptions`, which hook events refer to, so that the
- * events' types can be named here.)
+ * options and its tap. (Not part of `CallOptions` itself: hook events refer to
+ * `CallOptions`, so that module cannot name the events' types.)
  */
 export interface TapCallOptions extends CallOptions {
   /**

@@ -29,6 +29,12 @@ export type {
   InterruptContext,
   StructuredOutputSchema,
 } from './agent/callOptions.js';
+export type {
+  EventTap,
+  EventTapFunction,
+  TapCallOptions,
+  TappedEvent,
+} from './agent/eventTap.js';
 export { type AgentEventOf, isEvent } from './agent/isEvent.js';
 export { type HookRoom, type PhaseSink, Phases } from './agent/phases.js';
 export {

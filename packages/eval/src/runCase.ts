@@ -1,4 +1,11 @@
-import { type AgentBase, type AgentEvent, type Msg, userMsg } from '@rxagent/core';
+import {
+  type AgentBase,
+  type EventTap,
+  type HookEventType,
+  type Msg,
+  type TappedEvent,
+  userMsg,
+} from '@rxagent/core';
 import { Observable, type Observer, type Subscriber, type Subscription } from 'rxjs';
 import type { EvalCase } from './evalCase.js';
 import type { CaseResult } from './evalReport.js';
@@ -14,14 +21,11 @@ export interface CaseRunner {
   readonly traceChunks?: boolean;
 }
 
-/** The stream options of a run whose trace leaves the chunk events out, and of one that keeps them. */
-const WITHOUT_CHUNKS = Object.freeze({ events: TRACE_EVENTS });
-const WITH_CHUNKS = Object.freeze({});
-
 /**
- * One run of `testCase`: a fresh agent from the factory, its call streamed with only the
- * events the trace keeps (every hook event but the per-chunk ones, unless `traceChunks`),
- * recorded with their times, then every scorer in order. Cold; emits one `CaseResult` and
+ * One run of `testCase`: a fresh agent from the factory, its call tapped (`CallOptions.tap`:
+ * each event as it happens, no snapshot) for only the events the trace keeps (every hook
+ * event but the per-chunk ones, unless `traceChunks`), recorded with their times, then every
+ * scorer in order. Cold; emits one `CaseResult` and
  * completes. A failed call is a result with `error` and every score 0; a scorer that throws
  * or returns no valid score scores 0 with the failure as its reason. Unsubscribing cancels
  * the agent's call (or drops the result of a scorer still running). `onResult` sees the
@@ -39,10 +43,13 @@ export function runCase(
 }
 
 /**
- * One subscription of `runCase`: the observer of the agent's stream and the teardown of
- * the run in one object (one allocation per run, where closures would be several).
+ * One subscription of `runCase`: the tap of the agent's call, the observer of its reply and
+ * the teardown of the run in one object (one allocation per run, where closures would be
+ * several).
  */
-class CaseRun implements Observer<AgentEvent> {
+class CaseRun implements Observer<Msg>, EventTap {
+  /** The event types the trace keeps (the tap's `events`): all of them with `traceChunks`. */
+  readonly events: readonly HookEventType[] | undefined;
   readonly #testCase: EvalCase;
   readonly #trial: number;
   readonly #runner: CaseRunner;
@@ -68,14 +75,14 @@ class CaseRun implements Observer<AgentEvent> {
     this.#subscriber = subscriber;
     this.#onResult = onResult;
     this.#trace = new RunTrace(this.#started);
+    this.events = runner.traceChunks === true ? undefined : TRACE_EVENTS;
   }
 
   /** Starts the agent's call; returns the run as its own teardown. */
   start(): { unsubscribe(): void } {
     try {
       const agent = this.#runner.agent(this.#testCase);
-      const options = this.#runner.traceChunks === true ? WITH_CHUNKS : WITHOUT_CHUNKS;
-      const call = agent.stream(inputOf(this.#testCase.input), options).subscribe(this);
+      const call = agent.call(inputOf(this.#testCase.input), { tap: this }).subscribe(this);
       if (!this.#done) this.#call = call;
     } catch (error) {
       this.#end(undefined, errorText(error));
@@ -83,9 +90,15 @@ class CaseRun implements Observer<AgentEvent> {
     return this;
   }
 
-  next(event: AgentEvent): void {
+  /** The tap: records each event as it happens (the entry takes what it keeps at once). */
+  onEvent(event: TappedEvent): void {
     this.#trace.record(event);
-    if (event.type === 'reply') this.#reply = event.msg;
+  }
+
+  /** The call's reply: the trace's last entry, as `stream()`'s `reply` event would be. */
+  next(reply: Msg): void {
+    this.#trace.record({ type: 'reply', msg: reply });
+    this.#reply = reply;
   }
 
   error(error: unknown): void {

@@ -6,7 +6,7 @@ import { runErrorHooks } from '../hooks/runErrorHooks.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
-import { type AgentEvent, snapshotOf } from './agentEvent.js';
+import type { AgentEvent } from './agentEvent.js';
 import type { CallOptions } from './callOptions.js';
 import { type PhaseSink, Phases } from './phases.js';
 import { withCallMetadata } from './withCallMetadata.js';
@@ -70,6 +70,11 @@ export class ActiveCall {
   /** Where the call's event snapshots go (see `ActiveCallContext.sink`), if anywhere. */
   get sink(): ((event: AgentEvent) => void) | undefined {
     return this.context.sink;
+  }
+
+  /** Whether a `stream()` or a tap watches the call's events (hooks aside). */
+  get watched(): boolean {
+    return this.context.sink !== undefined || this.context.tapped;
   }
 
   /** The durable side of the call, when the agent is durable. */
@@ -214,7 +219,7 @@ export class ActiveCall {
       ...(callContext !== undefined && { callContext }),
     };
     const end = (): void => {
-      this.sink?.(snapshotOf(event));
+      this.context.recordError(event);
       this.#releaseOnce();
       this.#phases.fail(error);
     };
@@ -262,6 +267,7 @@ export class ActiveCall {
   #releaseOnce(): void {
     if (this.#released) return;
     this.#released = true;
+    this.context.releaseTap();
     this.#external?.removeEventListener('abort', this.#onExternalAbort);
     this.#release();
   }

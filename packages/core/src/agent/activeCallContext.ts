@@ -13,6 +13,7 @@ import type { Agent } from './agent.js';
 import { type AgentEvent, snapshotOf } from './agentEvent.js';
 import type { CallContext } from './callContext.js';
 import type { CallOptions } from './callOptions.js';
+import { type TapCallOptions, type TappedEvent, type TapTarget, tapTarget } from './eventTap.js';
 import { Steering } from './steering.js';
 
 /** The hooks of an agent that want events of `type`, in dispatch order. */
@@ -35,6 +36,9 @@ export class ActiveCallContext implements CallContext {
   #sink: ((event: AgentEvent) => void) | undefined;
   /** The event types `#sink` wants (`stream({ events })`); every type when undefined. */
   #sinkTypes: ReadonlySet<string> | undefined;
+  /** `options.tap`: gets the live events (no snapshot) until the call ends (`releaseTap`). */
+  #tap: TapTarget | undefined;
+  #forward: ((event: AgentEvent) => void) | undefined; // `forwardEvent` of a tapped call
   /** The durable side of the call, when the agent is durable. */
   durableRun: DurableRun | undefined;
   #callId: string | undefined; // made on first read: most calls never read it
@@ -51,6 +55,8 @@ export class ActiveCallContext implements CallContext {
     this.systemPrompt = systemPrompt;
     this.callContext = options.callContext;
     this.#hooksFor = hooksFor;
+    const { tap: given } = options as TapCallOptions;
+    if (given !== undefined) this.#tap = tapTarget(given);
     this.#sinkTypes = sink === undefined ? undefined : sinkTypes;
     // Filtered at the sink too, for the events that reach it directly (nested agents' events
     // through `forwardEvent`, the error event); `dispatch` skips unwanted ones before snapshotting.
@@ -66,6 +72,40 @@ export class ActiveCallContext implements CallContext {
   #sinkFor(type: string): ((event: AgentEvent) => void) | undefined {
     const types = this.#sinkTypes;
     return types === undefined || types.has(type) ? this.#sink : undefined;
+  }
+
+  /** The tap, when it wants events of `type`. */
+  #tapFor(type: string): TapTarget['tap'] | undefined {
+    const target = this.#tap;
+    return target === undefined || (target.types !== undefined && !target.types.has(type))
+      ? undefined
+      : target.tap;
+  }
+
+  /** Whether the call has a tap (`options.tap`) still attached. */
+  get tapped(): boolean {
+    return this.#tap !== undefined;
+  }
+
+  /** Detaches the tap: the call has ended or its caller left; nothing more reaches it. */
+  releaseTap(): void {
+    this.#tap = undefined;
+  }
+
+  /**
+   * Gives the `error` event to the tap and the sink (its snapshot) as the call fails; a throw
+   * in the tap cannot replace the error the call fails with, so it is dropped.
+   */
+  recordError(event: HookEvent): void {
+    const tapped = this.#tapFor(event.type);
+    if (tapped !== undefined) {
+      try {
+        tapped.onEvent(event as TappedEvent);
+      } catch {
+        // see above: the call's own error stands
+      }
+    }
+    this.#sink?.(snapshotOf(event));
   }
 
   /** The id of this call, made on first read (most calls never read it), then the same. */
@@ -86,12 +126,24 @@ export class ActiveCallContext implements CallContext {
     live: Subscription,
   ): void {
     const sink = this.#sinkFor(event.type);
+    const tapped = this.#tapFor(event.type);
     const hooks = this.#hooksFor(event.type);
     if (this.callContext !== undefined) withCallContext(event, this.callContext);
-    if (sink === undefined) dispatchHooks(hooks, event, done, fail, live);
-    else {
+    if (sink === undefined && tapped === undefined) dispatchHooks(hooks, event, done, fail, live);
+    else if (hooks.length === 0) {
+      // Only watchers (an eval run's tap, say): no hook chain, no closure per event.
+      try {
+        tapped?.onEvent(event as unknown as TappedEvent);
+        if (sink !== undefined) sink(snapshotOf(event));
+        done(event);
+      } catch (error) {
+        fail(error);
+      }
+    } else {
+      // A throw in the tap reaches `fail` (dispatchHooks catches `done`'s): it fails the call.
       const record = (final: E): void => {
-        sink(snapshotOf(final));
+        tapped?.onEvent(final as unknown as TappedEvent);
+        sink?.(snapshotOf(final));
         done(final);
       };
       dispatchHooks(hooks, event, record, fail, live);
@@ -102,7 +154,14 @@ export class ActiveCallContext implements CallContext {
     if (this.callContext !== undefined) withCallContext(event, this.callContext);
     const run = runHooks(this.#hooksFor(event.type), event);
     const sink = this.#sinkFor(event.type);
-    return sink ? run.pipe(tap((final) => sink(snapshotOf(final)))) : run;
+    const tapped = this.#tapFor(event.type);
+    if (sink === undefined && tapped === undefined) return run;
+    return run.pipe(
+      tap((final) => {
+        tapped?.onEvent(final as unknown as TappedEvent);
+        sink?.(snapshotOf(final));
+      }),
+    );
   }
 
   /**
@@ -110,7 +169,13 @@ export class ActiveCallContext implements CallContext {
    * sink, while its events go anywhere (`stream()`, or a follower tapped on later).
    */
   get forwardEvent(): ((event: AgentEvent) => void) | undefined {
-    return this.#sink;
+    if (this.#tap === undefined) return this.#sink;
+    // Made on first read: only a call that runs an agent as a tool needs it.
+    this.#forward ??= (event) => {
+      if (event.type !== 'reply') this.#tapFor(event.type)?.onEvent(event);
+      this.#sink?.(event);
+    };
+    return this.#forward;
   }
 
   /** Where the call's event snapshots go (`stream()`, or a sink tapped on later), if anywhere. */
@@ -136,7 +201,11 @@ export class ActiveCallContext implements CallContext {
   }
 
   listens(type: HookEventType): boolean {
-    return this.#sinkFor(type) !== undefined || this.#hooksFor(type).length > 0;
+    return (
+      this.#sinkFor(type) !== undefined ||
+      this.#tapFor(type) !== undefined ||
+      this.#hooksFor(type).length > 0
+    );
   }
 
   /** An arrow function, so a detached `addUsage` (destructured from the context) still works. */

@@ -19,8 +19,9 @@ import type { AgentEvent } from './agentEvent.js';
 import { notDurable } from './agentRecovery.js';
 import { type AgentTool, type AgentToolOptions, agentTool } from './agentTool.js';
 import type { CallContext } from './callContext.js';
-import type { CallInput, CallOptions, InterruptContext } from './callOptions.js';
+import type { CallInput, InterruptContext } from './callOptions.js';
 import { type CallsAgent, interruptedReply } from './callSteps.js';
+import type { TapCallOptions } from './eventTap.js';
 import { HubSubscribers } from './hubSubscribers.js';
 import { observeEach } from './observeEach.js';
 import { steeredMsgs } from './steerInput.js';
@@ -90,7 +91,7 @@ export abstract class AgentBase implements Agent {
    * Unsubscribing cancels it: `CallContext.signal` aborts, the agent is callable again at once,
    * and a durable call saves nothing more (its checkpoint stays as at its last boundary).
    */
-  call(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
+  call(input?: CallInput, options: TapCallOptions = {}): Observable<Msg> {
     // The call's phases emit into this subscriber (`sink`: none; `stream()` passes one).
     return new Observable((subscriber) => this.#calls.start(subscriber, input, options, undefined));
   }
@@ -109,7 +110,7 @@ export abstract class AgentBase implements Agent {
   }
 
   /** `call()` as a Promise: resolves with the reply, rejects with the call's error. */
-  reply(input?: CallInput, options: CallOptions = {}): Promise<Msg> {
+  reply(input?: CallInput, options: TapCallOptions = {}): Promise<Msg> {
     return lastValueFrom(this.call(input, options));
   }
 
@@ -119,7 +120,7 @@ export abstract class AgentBase implements Agent {
    * the reply and completes, or errors like `call()`. Unsubscribing while it waits removes it
    * from the queue; while it runs, cancels it like `call()`.
    */
-  queue(input?: CallInput, options: CallOptions = {}): Observable<Msg> {
+  queue(input?: CallInput, options: TapCallOptions = {}): Observable<Msg> {
     return this.#calls.queue(() => this.call(input, options));
   }
 
@@ -272,9 +273,9 @@ export abstract class AgentBase implements Agent {
     return this.#calls.active?.context.notify(event) ?? this.#hooks.run(event);
   }
 
-  /** Whether a hook or `stream()` listens to the call's events (`CallContext.listens`: a type). */
+  /** Whether a hook, `stream()` or a tap listens (`CallContext.listens` asks of one type). */
   protected get hasEventListeners(): boolean {
-    return this.#hooks.any || this.#calls.active?.sink !== undefined;
+    return this.#hooks.any || this.#calls.active?.watched === true;
   }
 
   /** The system prompt a call starts with, before preCall hooks. Default: none. */

@@ -47,7 +47,7 @@ export interface CallContext {
    * `AgentEvent`) on this call's `stream()`, without running this agent's hooks on it.
    */
   readonly forwardEvent?: ((event: AgentEvent) => void) | undefined;
-  /** Whether a hook or a `stream()` subscriber receives events of `type` in this call. */
+  /** Whether a hook, a `stream()` subscriber or a tap (`options.tap`) receives events of `type` in this call. */
   listens(type: HookEventType): boolean;
   /**
    * The messages `agent.steer()` gave this call since it last asked, in order (empty when

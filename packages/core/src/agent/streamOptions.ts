@@ -1,8 +1,8 @@
 import type { HookEventType } from '../hooks/hookEvent.js';
-import type { CallOptions } from './callOptions.js';
+import type { TapCallOptions } from './eventTap.js';
 
 /** Options of `stream()`: a call's options, and which events to emit. */
-export interface StreamOptions extends CallOptions {
+export interface StreamOptions extends TapCallOptions {
   /**
    * The hook event types to emit (the final `reply` event always comes); every type when
    * omitted. Events of other types are neither emitted nor built for the stream: leaving out

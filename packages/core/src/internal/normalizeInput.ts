@@ -1,11 +1,12 @@
-import type { CallInput, CallOptions } from '../agent/callOptions.js';
+import type { CallInput } from '../agent/callOptions.js';
+import { checkTap, type TapCallOptions } from '../agent/eventTap.js';
 import { checkBudget } from '../budget/budget.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
 import { isJsonObject, jsonProblem } from '../json.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 
-const CALL_OPTION_KEYS = optionNames<CallOptions>({
+const CALL_OPTION_KEYS = optionNames<TapCallOptions>({
   signal: true,
   structuredOutput: true,
   maxIters: true,
@@ -13,6 +14,7 @@ const CALL_OPTION_KEYS = optionNames<CallOptions>({
   callContext: true,
   caller: true,
   journal: true,
+  tap: true,
 });
 
 /** `call()`/`observe()` input as an array, each element checked to be a Msg. */
@@ -42,12 +44,13 @@ export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: 
 export function callInput(
   agent: { readonly name: string; readonly constructor: { readonly name: string } },
   input: CallInput | undefined,
-  options: CallOptions,
+  options: TapCallOptions,
   supportsStructuredOutput: boolean,
 ): Msg[] {
   checkOptions(options, CALL_OPTION_KEYS, `${agent.name}.call()`);
   if (options.budget !== undefined) checkBudget(`${agent.name}.call()`, options.budget);
   checkCallContext(`${agent.name}.call()`, options.callContext);
+  if (options.tap !== undefined) checkTap(`${agent.name}.call()`, options.tap);
   if (options.structuredOutput !== undefined && !supportsStructuredOutput)
     throw new UnsupportedStructuredOutputError(agent.constructor.name);
   if (typeof input === 'string') return [userMsg(input)];

@@ -1,5 +1,5 @@
 import { type AgentBase, type AgentEvent, checkOptions, type HookEvent } from '@rxagent/core';
-import { type TraceEntry, toTraceEntry } from './traceEntry.js';
+import { MessageRefs, sharedTraceEntry, type TraceEntry } from './traceEntry.js';
 
 /** Options of `recordTrace`. */
 export interface RecordTraceOptions {
@@ -27,6 +27,10 @@ const OPTION_KEYS = ['clock', 'priority'] as const;
  * needs no recording: pass its `stream()` events to `traceHtml` (or time them with
  * `toTraceEntry`).
  *
+ * The entries keep the events' Msgs, tool calls and results themselves (Msgs are immutable
+ * values, and hooks assign new ones rather than change them), not JSON copies, and each
+ * agent's requests share the message refs of the messages they have in common.
+ *
  * @example
  * ```ts
  * const team = [researcher, writer];
@@ -45,15 +49,16 @@ export function recordTrace(
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const entries: TraceEntry[] = [];
-  const removers = list.map((agent) =>
-    agent.addHook({
+  const removers = list.map((agent) => {
+    const refs = new MessageRefs();
+    return agent.addHook({
       name: 'recordTrace',
       priority: options.priority ?? 10_000,
       onEvent: (event: HookEvent) => {
-        entries.push(toTraceEntry(event as AgentEvent, clock() - started, agent.name));
+        entries.push(sharedTraceEntry(event as AgentEvent, clock() - started, agent.name, refs));
       },
-    }),
-  );
+    });
+  });
   let stopped = false;
   return {
     entries,

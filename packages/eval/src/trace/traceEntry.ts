@@ -135,27 +135,29 @@ const COPIED: EntryParts = {
  * The message refs of a run's requests, made once per message: a request's messages are
  * mostly the previous request's with a few more at the end, so the refs of that common
  * start are the previous request's refs (the same objects), and a run of n requests keeps
- * O(n) refs, not O(n²). With the event's own values and shared tool names, the parts of a
- * `sharedTraceEntry`. Internal.
+ * O(n) refs, not O(n²). A ref is reused when it names the same message (id, name, role):
+ * the previous request's array itself is not kept, as the agent may reuse it. With the
+ * event's own values and shared tool names, the parts of a `sharedTraceEntry`. Internal.
  */
 export class MessageRefs implements EntryParts {
-  #messages: readonly Msg[] = [];
   #refs: readonly TraceMessageRef[] = [];
 
   json<T>(value: T): T {
     return value;
   }
 
-  /** The refs of `messages`, sharing those of the previous call's messages where they are the same objects. */
+  /** The refs of `messages`, sharing those of the previous call's where they name the same messages. */
   of(messages: readonly Msg[]): TraceMessageRef[] {
-    const last = this.#messages;
     const lastRefs = this.#refs;
     const refs = new Array<TraceMessageRef>(messages.length);
     for (let i = 0; i < messages.length; i++) {
       const msg = messages[i]!;
-      refs[i] = i < last.length && last[i] === msg ? lastRefs[i]! : refOf(msg);
+      const last = lastRefs[i];
+      refs[i] =
+        last !== undefined && last.id === msg.id && last.name === msg.name && last.role === msg.role
+          ? last
+          : refOf(msg);
     }
-    this.#messages = messages;
     this.#refs = refs;
     return refs;
   }

@@ -6,6 +6,7 @@ import {
   checkBudget,
   checkPriced,
   createMsg,
+  freezeMsg,
   InMemoryMemory,
   type InterruptContext,
   InvalidArgumentError,
@@ -175,7 +176,9 @@ export class ReActAgent extends AgentBase {
   protected override renameSpeaker(from: string, to: string): void {
     const messages = this.memory.messages();
     if (!messages.some((msg) => msg.name === from)) return;
-    this.memory.replace(messages.map((msg) => (msg.name === from ? { ...msg, name: to } : msg)));
+    this.memory.replace(
+      messages.map((msg) => (msg.name === from ? freezeMsg({ ...msg, name: to }) : msg)),
+    );
   }
 
   /**

@@ -47,4 +47,5 @@ export {
   ManualAgent,
   RecordingAgent,
 } from './testAgents.js';
+export { unfrozenPath } from './unfrozenPath.js';
 export { validateChatRequest } from './validateChatRequest.js';

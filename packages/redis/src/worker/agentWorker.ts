@@ -5,6 +5,7 @@ import {
   type Budget,
   type CallOptions,
   checkOptions,
+  freezeMsg,
   InvalidArgumentError,
   isJsonObject,
   type Msg,
@@ -457,7 +458,7 @@ export class AgentWorker {
 function interruptMessage(message: unknown): Msg | undefined {
   if (typeof message === 'string') return userMsg(message);
   if (typeof message === 'object' && message !== null && Array.isArray((message as Msg).content)) {
-    return message as Msg;
+    return freezeMsg(message as Msg);
   }
   return undefined;
 }

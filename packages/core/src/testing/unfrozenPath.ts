@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts
+ * const reply = await agent.reply('Hello');
  * expect(unfrozenPath(reply, 'reply')).toBeUndefined();
  * ```
  */

@@ -236,6 +236,8 @@ export {
   type ToolUseBlock,
   textBlock,
 } from './message/contentBlock.js';
+export { freezeJson } from './message/freezeJson.js';
+export { freezeMsg, freezeMsgs } from './message/freezeMsg.js';
 export {
   assistantMsg,
   type CreateMsgInit,

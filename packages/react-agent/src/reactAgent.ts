@@ -3,6 +3,7 @@ import {
   type Budget,
   type CallContext,
   type ChatModel,
+  freezeMsg,
   InMemoryMemory,
   type InterruptContext,
   type Memory,
@@ -133,7 +134,9 @@ export class ReActAgent extends AgentBase {
   protected override renameSpeaker(from: string, to: string): void {
     const messages = this.memory.messages();
     if (!messages.some((msg) => msg.name === from)) return;
-    this.memory.replace(messages.map((msg) => (msg.name === from ? { ...msg, name: to } : msg)));
+    this.memory.replace(
+      messages.map((msg) => (msg.name === from ? freezeMsg({ ...msg, name: to }) : msg)),
+    );
   }
 
   /**

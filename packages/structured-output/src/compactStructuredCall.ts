@@ -1,4 +1,4 @@
-import type { ContentBlock, Msg, ThinkingBlock } from '@rxagent/core';
+import { type ContentBlock, freezeMsg, type Msg, type ThinkingBlock } from '@rxagent/core';
 import { GENERATE_RESPONSE } from './responseTool.js';
 
 /** What a structured call added to memory only to obtain its response. */
@@ -64,7 +64,7 @@ function withoutResponseCalls(msg: Msg, callIds: ReadonlySet<string>): Msg | und
   const calls = content.some((block) => block.type === 'tool_use');
   // Text said while calling generate_response only introduced the answer that replaces it.
   if (msg.role === 'assistant' && !calls) return undefined;
-  return content.length === 0 ? undefined : { ...msg, content };
+  return content.length === 0 ? undefined : freezeMsg({ ...msg, content });
 }
 
 function isResponseCall(block: ContentBlock, callIds: ReadonlySet<string>): boolean {

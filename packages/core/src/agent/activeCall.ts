@@ -3,6 +3,7 @@ import type { DurableRun } from '../durable/durableRun.js';
 import { CallAbortedError, InterruptedError, isAbortError, NoReplyError } from '../errors.js';
 import type { ErrorEvent, PostCallEvent, PreCallEvent } from '../hooks/hookEvent.js';
 import { runErrorHooks } from '../hooks/runErrorHooks.js';
+import { freezeMsg } from '../message/freezeMsg.js';
 import { type Msg, withMetadata } from '../message/msg.js';
 import { ActiveCallContext, type HooksFor } from './activeCallContext.js';
 import type { Agent } from './agent.js';
@@ -170,22 +171,26 @@ export class ActiveCall {
   /**
    * Runs the postCall hooks on `reply` (with `generateReason` and the call's usage added
    * when missing), then `then` with the reply as they left it; their error fails the call.
+   * The reply is frozen before and after the hooks (a no-op for a factory-made Msg), so the
+   * caller gets a frozen Msg even from a subclass or hook that built one by hand.
    */
   postCall(reply: Msg, then: (reply: Msg) => void): void {
     const event: PostCallEvent = {
       type: 'postCall',
       agent: this.context.agent,
-      reply: withCallMetadata(
-        reply,
-        this.context.usage,
-        this.context.steeredIds,
-        this.context.usageByAgent,
+      reply: freezeMsg(
+        withCallMetadata(
+          reply,
+          this.context.usage,
+          this.context.steeredIds,
+          this.context.usageByAgent,
+        ),
       ),
     };
     this.#phases.afterHooks(
       this.context,
       event,
-      (post) => then(post.reply),
+      (post) => then(freezeMsg(post.reply)),
       (error) => this.fail(error),
     );
   }

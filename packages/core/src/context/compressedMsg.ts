@@ -1,4 +1,4 @@
-import { createMsg, type Msg } from '../message/msg.js';
+import { createMsg, type Msg, withMetadata } from '../message/msg.js';
 
 /** What `metadata.compressed` of a summary or drop marker records. */
 export interface CompressionInfo {
@@ -31,7 +31,7 @@ export function dropMarkerMsg(info: CompressionInfo): Msg {
 
 /** A copy of a summary or drop marker with its `metadata.compressed` replaced. */
 export function withCompressionInfo(msg: Msg, info: CompressionInfo): Msg {
-  return { ...msg, metadata: { ...msg.metadata, compressed: { ...info } } };
+  return withMetadata(msg, { compressed: { ...info } });
 }
 
 function compressedMsg(text: string, info: CompressionInfo): Msg {

@@ -3,6 +3,7 @@ import { checkTap, type TapCallOptions } from '../agent/eventTap.js';
 import { checkBudget } from '../budget/budget.js';
 import { InvalidArgumentError, UnsupportedStructuredOutputError } from '../errors.js';
 import { isJsonObject, jsonProblem } from '../json.js';
+import { freezeMsg } from '../message/freezeMsg.js';
 import { type Msg, userMsg } from '../message/msg.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 
@@ -17,7 +18,10 @@ const CALL_OPTION_KEYS = optionNames<TapCallOptions>({
   tap: true,
 });
 
-/** `call()`/`observe()` input as an array, each element checked to be a Msg. */
+/**
+ * `call()`/`observe()` input as an array, each element checked to be a Msg and frozen in place
+ * (a no-op for a factory-made one): a Msg built by hand is frozen as it enters an agent.
+ */
 export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: string): Msg[] {
   if (input === undefined || input === null) return [];
   const msgs = Array.isArray(input) ? [...(input as readonly Msg[])] : [input as Msg];
@@ -32,6 +36,7 @@ export function normalizeInput(input: Msg | readonly Msg[] | undefined, method: 
         `${method}: input[${index}] is not a Msg (expected { id, name, role, content: [...] }); create messages with userMsg(), assistantMsg() or createMsg().`,
       );
     }
+    freezeMsg(msg);
   });
   return msgs;
 }

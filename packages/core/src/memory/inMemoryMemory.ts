@@ -1,5 +1,6 @@
 import { StateError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../json.js';
+import { freezeMsg } from '../message/freezeMsg.js';
 import type { Msg } from '../message/msg.js';
 import type { Memory } from './memory.js';
 
@@ -36,7 +37,9 @@ export class InMemoryMemory implements Memory {
 
   /**
    * Appends one message or several, in order. A message whose id is already stored is not
-   * added again: a hub broadcast and a pipeline input may deliver the same Msg.
+   * added again: a hub broadcast and a pipeline input may deliver the same Msg. Each stored
+   * Msg is frozen deeply in place (a no-op for a factory-made one), so what memory holds
+   * never changes behind it.
    */
   add(msgs: Msg | readonly Msg[]): void {
     if (!Array.isArray(msgs)) this.#addOne(msgs as Msg);
@@ -46,6 +49,7 @@ export class InMemoryMemory implements Memory {
 
   #addOne(msg: Msg): void {
     if (this.#has(msg.id)) return;
+    freezeMsg(msg);
     if (this.#frozen) {
       // A copy of exactly the new length: the array messages() freezes next has no spare room.
       this.#msgs = this.#msgs.concat(msg);
@@ -122,8 +126,9 @@ export class InMemoryMemory implements Memory {
   }
 
   /**
-   * Restores the conversation from `stateDict()` output. Validates every message first and
-   * throws `StateError` with a path like `messages[3].role`, leaving memory unchanged.
+   * Restores the conversation from `stateDict()` output (copied, then frozen deeply like
+   * every stored Msg). Validates every message first and throws `StateError` with a path
+   * like `messages[3].role`, leaving memory unchanged.
    */
   loadStateDict(state: JsonObject): void {
     if (!isJsonObject(state)) throw new StateError('Memory state must be an object.', '(root)');

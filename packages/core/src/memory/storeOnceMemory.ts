@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json.js';
+import { freezeMsg, freezeMsgs } from '../message/freezeMsg.js';
 import type { Msg } from '../message/msg.js';
 import { InMemoryMemory } from './inMemoryMemory.js';
 import type { Memory } from './memory.js';
@@ -31,7 +32,10 @@ export class StoreOnceMemory implements Memory {
     this.#innerStoresOnce = inner.constructor === InMemoryMemory;
   }
 
-  /** Appends the messages whose ids are not stored yet (nor repeated earlier in `msgs`), in order. */
+  /**
+   * Appends the messages whose ids are not stored yet (nor repeated earlier in `msgs`), in
+   * order, each frozen deeply first (a custom memory then holds only frozen Msgs too).
+   */
   add(msgs: Msg | readonly Msg[]): void {
     if (this.#innerStoresOnce) {
       this.inner.add(msgs);
@@ -43,7 +47,7 @@ export class StoreOnceMemory implements Memory {
       const msg = msgs as Msg;
       if (ids.has(msg.id)) return;
       ids.add(msg.id);
-      this.inner.add(msg);
+      this.inner.add(freezeMsg(msg));
       this.#seenSize = this.inner.size;
       return;
     }
@@ -51,7 +55,7 @@ export class StoreOnceMemory implements Memory {
     for (const msg of Array.isArray(msgs) ? (msgs as readonly Msg[]) : [msgs as Msg]) {
       if (ids.has(msg.id)) continue;
       ids.add(msg.id);
-      fresh.push(msg);
+      fresh.push(freezeMsg(msg));
     }
     if (fresh.length > 0) this.inner.add(fresh);
     this.#seenSize = this.inner.size;
@@ -77,7 +81,7 @@ export class StoreOnceMemory implements Memory {
     }
     const ids = new Set<string>();
     const unique = msgs.filter((msg) => !ids.has(msg.id) && ids.add(msg.id));
-    this.inner.replace(unique);
+    this.inner.replace(freezeMsgs(unique));
     this.#ids = ids;
     this.#seenSize = this.inner.size;
   }
@@ -106,6 +110,8 @@ export class StoreOnceMemory implements Memory {
   /** Loads the wrapped memory's state (its own validation applies). */
   loadStateDict(state: JsonObject): void {
     this.inner.loadStateDict(state);
+    // Once per load: a custom memory's restored Msgs are frozen like the ones it is given.
+    freezeMsgs(this.inner.messages());
     this.#invalidate();
   }
 

@@ -1,11 +1,17 @@
 import type { ToolResultBlock, ToolUseBlock } from './contentBlock.js';
 import type { Msg } from './msg.js';
 
+// Indexed loops, not for-of, filter or map: a Msg's content array is frozen, and on Node 20
+// (V8 11) array builtins that take a callback, and the array iterator, leave their fast path
+// on frozen arrays (5-10 times slower per call), while indexing stays as fast.
+
 /** The text blocks of `msg` joined by newlines (`''` when it has none). */
 export function textOf(msg: Msg): string {
+  const { content } = msg;
   let text = '';
   let first = true;
-  for (const block of msg.content) {
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index]!;
     if (block.type !== 'text') continue;
     text = first ? block.text : `${text}\n${block.text}`;
     first = false;
@@ -15,12 +21,24 @@ export function textOf(msg: Msg): string {
 
 /** The `tool_use` blocks of `msg`, in order. */
 export function toolUses(msg: Msg): ToolUseBlock[] {
-  return msg.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+  const { content } = msg;
+  const uses: ToolUseBlock[] = [];
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index]!;
+    if (block.type === 'tool_use') uses.push(block);
+  }
+  return uses;
 }
 
 /** The `tool_result` blocks of `msg`, in order. */
 export function toolResults(msg: Msg): ToolResultBlock[] {
-  return msg.content.filter((block): block is ToolResultBlock => block.type === 'tool_result');
+  const { content } = msg;
+  const results: ToolResultBlock[] = [];
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index]!;
+    if (block.type === 'tool_result') results.push(block);
+  }
+  return results;
 }
 
 /** The text of a tool result's output (text parts joined by newlines; images as `[image]`). */

@@ -48,4 +48,5 @@ export {
   ManualAgent,
   RecordingAgent,
 } from './testAgents.js';
+export { unfrozenPath } from './unfrozenPath.js';
 export { validateChatRequest } from './validateChatRequest.js';

@@ -1,6 +1,7 @@
 import {
   type ActingChunkEvent,
   ApprovalPendingError,
+  freezeJson,
   type JsonObject,
   type JsonValue,
   journaledToolRun,
@@ -110,7 +111,8 @@ export function startToolCall(
   const decision = resolution?.decision;
   // An edited call runs with the human's arguments; memory keeps the model's.
   const edited = resolution?.input;
-  const call = edited === undefined ? model : { ...model, input: edited };
+  // Frozen like the model's block: hooks see only frozen tool calls.
+  const call = edited === undefined ? model : Object.freeze({ ...model, input: edited });
   const resume = setup.resumed?.get(call.id);
   const execute = (event: PreActingEvent): void => {
     const toolCall =
@@ -157,7 +159,9 @@ export function startToolCall(
         type: 'postActing',
         agent: context.agent,
         toolCall,
-        result,
+        // Frozen now rather than when its Msg is built: hooks assign a new result, never
+        // change this one (the tool Msg's freeze then skips it).
+        result: freezeJson(result),
         ...(kind !== undefined && { resultKind: kind }),
         ...(error !== undefined && { error }),
       },

@@ -2,6 +2,7 @@ import {
   type CallContext,
   type ContentBlock,
   checkGuardrails,
+  freezeMsg,
   type GuardedContent,
   type Guardrail,
   type GuardrailContent,
@@ -171,5 +172,5 @@ function withText(msg: Msg, text: string): Msg {
     { type: 'text', text },
     ...msg.content.filter((b) => b.type !== 'text'),
   ];
-  return { ...msg, content };
+  return freezeMsg({ ...msg, content });
 }

@@ -1,6 +1,7 @@
 import {
   type CallContext,
   type ContentBlock,
+  freezeMsg,
   type Guardrail,
   type GuardrailReport,
   type Msg,
@@ -117,5 +118,5 @@ function withText(reply: Msg, text: string): Msg {
     }
   }
   if (!placed) content.unshift({ type: 'text', text });
-  return { ...reply, content };
+  return freezeMsg({ ...reply, content });
 }

@@ -1,5 +1,6 @@
 import {
   createMsg,
+  freezeMsg,
   type JsonObject,
   type Memory,
   type Msg,
@@ -8,6 +9,7 @@ import {
   type ToolUseBlock,
   toolResults,
   toolUses,
+  withMetadata,
 } from '@rxagent/core';
 import { pendingToolCalls, type SuspendedToolCall } from './pendingToolCalls.js';
 import { errorResult, interruptedResult, toolResultMsg } from './toolResultMsg.js';
@@ -122,10 +124,9 @@ export class Transcript {
     );
     const owner = messages[index];
     if (owner === undefined) return;
-    const updated = {
-      ...owner,
-      metadata: { ...owner.metadata, suspendedToolCalls: records as unknown as JsonObject },
-    };
+    const updated = withMetadata(owner, {
+      suspendedToolCalls: records as unknown as JsonObject,
+    });
     this.memory.replace(messages.map((msg, at) => (at === index ? updated : msg)));
     this.#suspended = records;
   }
@@ -189,7 +190,7 @@ export class Transcript {
    */
   addUserWords(msg: Msg): void {
     const content = msg.content.filter((block) => block.type === 'text' || block.type === 'image');
-    this.add(msg.role === 'user' ? msg : { ...msg, role: 'user', content });
+    this.add(msg.role === 'user' ? msg : freezeMsg({ ...msg, role: 'user', content }));
   }
 
   /** Stores the text of a reply cut mid-stream as an assistant Msg marked `partial`. */

@@ -1,6 +1,7 @@
 import {
   type ChatChunk,
   type ContentBlock,
+  freezeMsg,
   isJsonObject,
   isValidToolCallIndex,
   type Msg,
@@ -97,7 +98,10 @@ export class ChunkEventBuilder {
       type: 'reasoningChunk',
       agent: this.agent,
       delta,
-      accumulated: { ...this.draft, content },
+      // Frozen like every Msg hooks see: only this event's new objects (the content array,
+      // the text and thinking blocks) are frozen here; a call's block and the draft's
+      // metadata were frozen by the first event that held them and are skipped.
+      accumulated: freezeMsg({ ...this.draft, content }),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { assistantMsg, InvalidArgumentError } from '@rxagent/core';
+import { unfrozenPath } from '@rxagent/core/testing';
 import { describe, expect, it } from 'vitest';
 import { entryFields, parseEntries } from './streamEntry.js';
 
@@ -19,6 +20,11 @@ describe('parseEntries', () => {
       { id: '1-0', from: 'alice', msg },
       { id: '2-0', from: '', msg },
     ]);
+  });
+
+  it('delivers each Msg deeply frozen, like a local hub', () => {
+    const [entry] = parseEntries([['topic', [['1-0', entryFields('alice', msg)]]]], 'topic');
+    expect(unfrozenPath((entry as { msg: unknown }).msg, 'msg')).toBeUndefined();
   });
 
   it('reads a RESP3 map reply and an empty (null) reply', () => {

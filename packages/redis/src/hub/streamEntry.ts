@@ -1,4 +1,4 @@
-import { InvalidArgumentError, isJsonObject, type Msg } from '@rxagent/core';
+import { freezeMsg, InvalidArgumentError, isJsonObject, type Msg } from '@rxagent/core';
 import { entriesOfStreams, fieldRecord } from '../streamReply.js';
 
 /** One hub entry of a topic's stream: who sent it (`""` for a broadcast) and the Msg. */
@@ -53,7 +53,8 @@ function parseEntry(item: unknown, topic: string): StreamEntry | ForeignEntry {
     return foreign(topic, id, 'its "msg" field is not JSON');
   }
   if (!isMsg(msg)) return foreign(topic, id, 'its "msg" field is not a Msg');
-  return { id, from, msg };
+  // Frozen like every Msg a hub delivers.
+  return { id, from, msg: freezeMsg(msg) };
 }
 
 function isMsg(value: unknown): value is Msg {

@@ -3,6 +3,7 @@ import {
   type AgentHost,
   type Budget,
   type CallOptions,
+  freezeMsg,
   isJsonObject,
   type Msg,
   userMsg,
@@ -128,7 +129,7 @@ export class RunExecutor {
 function interruptMessage(message: unknown): Msg | undefined {
   if (typeof message === 'string') return userMsg(message);
   if (typeof message === 'object' && message !== null && Array.isArray((message as Msg).content)) {
-    return message as Msg;
+    return freezeMsg(message as Msg);
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import type { Agent, AgentEvent, JsonObject, Msg } from '@rxagent/core';
+import { type Agent, type AgentEvent, freezeJson, type JsonObject, type Msg } from '@rxagent/core';
 
 /** What a run's stream carries besides the agent's events. */
 export type WireControl =
@@ -47,7 +47,11 @@ export type DecodedEvent =
   | (JsonObject & { readonly type: string; readonly agent?: string })
   | WireControl;
 
-/** Parses one event of a run's stream; throws on text that is not an event object. */
+/**
+ * Parses one event of a run's stream, frozen all through (the Msgs it carries reach hooks,
+ * `stream()` subscribers and the caller, which get only frozen Msgs); throws on text that is
+ * not an event object.
+ */
 export function decodeEvent(text: string): DecodedEvent {
   const value: unknown = JSON.parse(text);
   if (
@@ -57,7 +61,7 @@ export function decodeEvent(text: string): DecodedEvent {
   ) {
     throw new TypeError('a run event must be a JSON object with a string "type"');
   }
-  return value as DecodedEvent;
+  return freezeJson(value as DecodedEvent);
 }
 
 /** The reply Msg of a decoded `reply` event. */

@@ -3,6 +3,7 @@ import {
   type AgentBaseOptions,
   type AgentEvent,
   type CallContext,
+  freezeJson,
   type HookEvent,
   type InterruptContext,
   InvalidArgumentError,
@@ -221,7 +222,8 @@ export class RestateAgent extends AgentBase {
   #forward(event: JsonObject, context: CallContext, fail: (error: unknown) => void): void {
     const type = String(event['type']);
     if (OWN_EVENTS.has(type)) return;
-    const local = Object.freeze({ ...event, agent: this }) as unknown as AgentEvent;
+    // The Msgs an event carries (reply, accumulated, input…) are frozen like local ones.
+    const local = Object.freeze({ ...freezeJson(event), agent: this }) as unknown as AgentEvent;
     if (type === 'approvalPending') {
       context.forwardEvent?.(local);
       return;

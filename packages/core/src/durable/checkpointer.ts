@@ -14,11 +14,13 @@ import { loadStored } from './storedCheckpoint.js';
  * The version is learnt by `load()` or, before an agent's first save in this process, read
  * from the session.
  *
- * A save is incremental: the state's long `messages` arrays are cut into sealed segments of
- * `segmentSize` messages, each written once under its own key before the head that refers
- * to them (so a head never refers to a missing segment); the head holds the rest of the state,
- * the unsealed tail and the call. After a head is saved, the segments the previous head
- * referred to and this one does not (memory compacted or cleared) are deleted.
+ * A save writes what is new since the last one: the state's `messages` arrays are kept in
+ * segments (sealed blocks of `segmentSize` messages, and pieces of the tail after them, see
+ * `Segments`), each written once under its own key before the head that refers to them (so
+ * a head never refers to a missing segment); the head holds the rest of the state, the
+ * segments' keys and the call. After a head is saved, the segments the previous head
+ * referred to and this one does not (memory compacted or cleared, pieces sealed into a
+ * block) are deleted.
  */
 export class Checkpointer {
   readonly session: Session;
@@ -84,7 +86,7 @@ export class Checkpointer {
       const saved = store.loadVersioned(key);
       this.#learnVersion(saved);
     }
-    const split = this.#segments.split(checkpoint.state, true);
+    const split = this.#segments.split(checkpoint.state);
     if (split.writes.length > 0) {
       for (const write of split.writes) store.save(write.key, write.value);
       this.#segments.stored(split.writes.map((write) => write.key));
@@ -115,8 +117,7 @@ export class Checkpointer {
   }
 
   #head(checkpoint: Checkpoint, split: SplitState): JsonObject {
-    const { call } = checkpoint;
-    return headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
+    return headJson(split.state, split.sealed, checkpoint.call);
   }
 
   /** After a head was saved: the segments it no longer refers to, forgotten. */
@@ -135,7 +136,7 @@ export class Checkpointer {
     // head there refers to (deleted once this process's head no longer does).
     if (this.#version === undefined && versioned)
       this.#learnVersion(await session.loadVersioned(key));
-    const split = this.#segments.split(checkpoint.state, syncStoreOf(session) !== undefined);
+    const split = this.#segments.split(checkpoint.state);
     // Segments first: a head saved is a head whose segments are all there.
     if (split.writes.length > 0) {
       await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));

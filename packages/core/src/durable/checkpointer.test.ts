@@ -7,6 +7,7 @@ import { SessionConflictError, SessionCorruptError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { InMemorySession } from '../state/inMemorySession.js';
 import { JsonFileSession } from '../state/jsonFileSession.js';
+import type { Session } from '../state/session.js';
 import type { SaveOptions, VersionedSession } from '../state/versionedSession.js';
 import { CHECKPOINT_FORMAT, type CheckpointCall } from './checkpoint.js';
 import { Checkpointer } from './checkpointer.js';
@@ -66,7 +67,7 @@ function checkpointer(session: InMemorySession, segmentSize = 4, key = 'run'): C
   return new Checkpointer({ session, key, segmentSize });
 }
 
-const segmentKeys = async (session: InMemorySession, key = 'run') =>
+const segmentKeys = async (session: Session, key = 'run') =>
   (await session.list()).filter((k) => segmentOwner(k) === key);
 
 describe('incremental checkpoints (sealed segments)', () => {

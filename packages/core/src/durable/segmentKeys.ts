@@ -68,20 +68,19 @@ export function readSegment(key: string, value: JsonObject | undefined): JsonVal
   return messages;
 }
 
-// Random bytes for segment tags, drawn 8 at a time from a pool filled 64 tags at once (a
-// call of randomBytes costs more than the tag's other work).
-const POOL_KEYS = 64;
-let pool = Buffer.alloc(0);
-let drawn = 0;
+// Tags are 12 random hex digits (48 bits, drawn once per 65,536 tags) and a 4-digit counter:
+// unique in this process, and two processes' tags collide as rarely as random 64-bit ones
+// would in practice, without a call of randomBytes (or its hex text) per tag.
+let prefix = '';
+let counter = 0x10000;
 
-/** 16 random hex digits: a generation of sealed blocks, or a piece's tag (see `Segments`). */
+/** 16 hex digits never drawn before in this process: a generation of blocks, or a piece's tag. */
 export function randomTag(): string {
-  if (drawn >= pool.length) {
-    pool = randomBytes(8 * POOL_KEYS);
-    drawn = 0;
+  if (counter >= 0x10000) {
+    prefix = randomBytes(6).toString('hex');
+    counter = 0;
   }
-  drawn += 8;
-  return pool.toString('hex', drawn - 8, drawn);
+  return prefix + (counter++).toString(16).padStart(4, '0');
 }
 
 /**

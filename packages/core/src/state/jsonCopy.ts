@@ -8,12 +8,58 @@ const MAX_DEPTH = 1000;
 const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /**
+ * Objects and arrays known to be deeply frozen plain JSON (every nested object and array
+ * frozen too, no `undefined`, hole or `-0`, which a JSON round trip would change): a copy
+ * shares them instead of copying them, as nothing can change them (immutable Msgs, and the
+ * session's own states once frozen). Each is checked once.
+ */
+const frozenJson = new WeakSet<object>();
+
+/** Whether `value` is deeply frozen plain JSON (see `frozenJson`), checked once per object. */
+export function isFrozenJson(value: object, depth = 0): boolean {
+  if (!Object.isFrozen(value)) return false;
+  if (frozenJson.has(value)) return true;
+  if (depth >= MAX_DEPTH || !frozenItems(value, depth)) return false;
+  frozenJson.add(value);
+  return true;
+}
+
+function frozenItems(value: object, depth: number): boolean {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value) || !frozenItem(value[i], depth)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (!frozenItem(record[key], depth)) return false;
+  return true;
+}
+
+function frozenItem(item: unknown, depth: number): boolean {
+  switch (typeof item) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(item) && !Object.is(item, -0);
+    case 'object':
+      return item === null || isFrozenJson(item, depth + 1);
+    default:
+      return false;
+  }
+}
+
+/**
  * A deep copy of `state` equal to `JSON.parse(JSON.stringify(state))` (properties set to
  * `undefined` dropped, array holes as `null`, `-0` as `0`), made in one walk that also checks
  * it is plain JSON; `undefined` when it is not (a `NaN`, a `Date`, a function, a cycle...) or
  * is nested deeper than 1,000 levels, for the caller to name the problem with
- * `assertJsonState` or copy it the slow way. Strings are shared (they cannot change), so the
- * copy costs a walk of the objects, not a serialisation of their text.
+ * `assertJsonState` or copy it the slow way. Strings are shared (they cannot change), and so
+ * are deeply frozen objects (`isFrozenJson`: immutable Msgs), so the copy costs a walk of the
+ * other objects, not a serialisation of their text.
  */
 export function copyJsonState(state: JsonObject): JsonObject | undefined {
   const copy = copyObject(state, 0);
@@ -40,6 +86,17 @@ function copyValue(value: unknown, depth: number): unknown {
   }
 }
 
+/**
+ * `copyValue` of an array's item, sharing a deeply frozen one: the items of arrays are where
+ * a state holds Msgs (memory, a call's input), so only they are checked (a check per object
+ * of the state would cost more than the copy of its small objects).
+ */
+function copyItem(item: unknown, depth: number): unknown {
+  return typeof item === 'object' && item !== null && isFrozenJson(item, depth)
+    ? item
+    : copyValue(item, depth);
+}
+
 function copyArray(value: readonly unknown[], depth: number): unknown[] | typeof NOT_JSON {
   if (depth >= MAX_DEPTH) return NOT_JSON;
   const copy = new Array<unknown>(value.length);
@@ -51,7 +108,7 @@ function copyArray(value: readonly unknown[], depth: number): unknown[] | typeof
       copy[i] = null;
       continue;
     }
-    const inner = copyValue(item, depth + 1);
+    const inner = copyItem(item, depth + 1);
     if (inner === NOT_JSON) return NOT_JSON;
     copy[i] = inner;
   }
@@ -157,7 +214,10 @@ function shareArray(
       if (i in value) return NOT_JSON;
       inner = null;
     } else {
-      inner = shareValue(item, previous[i], depth + 1);
+      inner =
+        typeof item === 'object' && item !== null && isFrozenJson(item, depth + 1)
+          ? item
+          : shareValue(item, previous[i], depth + 1);
       if (inner === NOT_JSON) return NOT_JSON;
     }
     if (copy === undefined) {

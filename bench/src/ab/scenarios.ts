@@ -116,8 +116,9 @@ export function durableConversation(build: Build, kind: DurableKind, dir: string
   const toolkit = longChatToolkit(core);
   let keys = 0;
   const sqlite = kind === 'sqlite' ? sqliteOf(build) : undefined;
-  // A file of this build's own: the keys of two builds' runs would meet in one.
-  const file = join(dir, `sessions-${++databases}.db`);
+  // Keys and a file of this build's own: two builds' runs must not meet in one directory.
+  const own = ++databases;
+  const file = join(dir, `sessions-${own}.db`);
   const run = async () => {
     const session =
       kind === 'memory'
@@ -132,7 +133,7 @@ export function durableConversation(build: Build, kind: DurableKind, dir: string
       sysPrompt: LONG_CHAT_PROMPT,
       model: new LongChatModel(),
       toolkit,
-      ...(session && { durable: { session, key: `run-${keys++}` } }),
+      ...(session && { durable: { session, key: `run-${own}-${keys++}` } }),
     });
     let text = '';
     for (let turn = 0; turn < DURABLE_TURNS; turn++) {

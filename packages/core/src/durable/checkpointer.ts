@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json.js';
+import { JsonFileSession } from '../state/jsonFileSession.js';
 import type { Session } from '../state/session.js';
 import { syncStoreOf } from '../state/syncStore.js';
 import { isVersionedSession, type VersionedState } from '../state/versionedSession.js';
@@ -36,7 +37,13 @@ export class Checkpointer {
   constructor(options: DurableOptions) {
     this.session = options.session;
     this.key = options.key;
-    this.#segments = new Segments(options.key, options.segmentSize ?? DEFAULT_SEGMENT_SIZE);
+    // A JsonFileSession writes (and deletes) a file per key: a piece would cost a file each,
+    // more than its bytes save, so its heads keep the unfilled block as before.
+    this.#segments = new Segments(
+      options.key,
+      options.segmentSize ?? DEFAULT_SEGMENT_SIZE,
+      options.session instanceof JsonFileSession,
+    );
   }
 
   /** Whether this process loaded or saved the key (so it knows the version). */

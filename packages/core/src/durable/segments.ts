@@ -67,8 +67,9 @@ const MAX_DEPTH = 4;
  * agent's) is kept out of the head: its full blocks of `size` messages are sealed segments,
  * each written once under `<key>~seg.<path>.<start>.<generation>`; the messages after the
  * last full block are *pieces*, each written once when first saved (the messages new since
- * the previous checkpoint) under a tag of its own. So a checkpoint writes what is new since
- * the last one, and a head whose size does not grow with the conversation.
+ * the previous checkpoint) under a tag of its own (or, with `inlineTail`, stay in the head).
+ * So a checkpoint writes what is new since the last one, and a head whose size does not grow
+ * with the conversation.
  *
  * Messages are immutable values (see `Msg`): a saved message is known by its identity, so a
  * block or piece whose message objects are the ones saved is neither copied, serialised nor
@@ -89,10 +90,18 @@ export class Segments {
   readonly #names = new Map<string, string>();
   /** The tag of the blocks this process seals (a new one whenever a block is replaced). */
   #generation = randomTag();
+  /** Whether the messages after the last full block stay in the head (no pieces). */
+  readonly #inlineTail: boolean;
 
-  constructor(key: string, size: number) {
+  /**
+   * `inlineTail`: keep the messages after the last full block in the head instead of pieces,
+   * for a session whose every write is costly whatever its size (a file per key): fewer
+   * writes a checkpoint, each head rewriting at most `size - 1` messages.
+   */
+  constructor(key: string, size: number, inlineTail = false) {
     this.#key = key;
     this.#size = size;
+    this.#inlineTail = inlineTail;
   }
 
   /** Forgets what is known to be stored (after a load, or when the run was lost). */
@@ -128,9 +137,12 @@ export class Segments {
     for (const name of Object.keys(node)) {
       const value = node[name];
       let cut: JsonValue | undefined;
-      if (name === 'messages' && Array.isArray(value) && value.length > 0) {
-        this.#seal([...path, name], value, out);
-        cut = EMPTY;
+      if (
+        name === 'messages' &&
+        Array.isArray(value) &&
+        value.length >= (this.#inlineTail ? this.#size : 1)
+      ) {
+        cut = this.#seal([...path, name], value, out);
       } else if (isJsonObject(value) && path.length < MAX_DEPTH) {
         path.push(name);
         const inner = this.#cut(value, path, out);
@@ -145,7 +157,8 @@ export class Segments {
     return copy ?? node;
   }
 
-  #seal(path: string[], messages: readonly JsonValue[], out: Out): void {
+  /** Seals `messages` into segments; returns what the head keeps of it. */
+  #seal(path: string[], messages: readonly JsonValue[], out: Out): JsonValue[] {
     const size = this.#size;
     const count = Math.floor(messages.length / size) * size;
     const name = this.#nameOf(path);
@@ -159,7 +172,7 @@ export class Segments {
       if (last?.tag === block.tag) last.count++;
       else runs.push({ tag: block.tag, count: 1 });
     }
-    const pieces = this.#piecesOf(name, messages, count);
+    const pieces = this.#inlineTail ? [] : this.#piecesOf(name, messages, count);
     for (const piece of pieces) this.#use(piece, out);
     out.sealed.push(
       sealedListJson(
@@ -169,6 +182,7 @@ export class Segments {
         pieces.map((piece) => `${piece.start}.${piece.tag}`),
       ),
     );
+    return this.#inlineTail ? messages.slice(count) : EMPTY;
   }
 
   /** Refers to `saved`, to be written first unless the session holds it. */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionConflictError, SessionCorruptError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { registerCheckpointBatch } from '../state/checkpointBatch.js';
 import { InMemorySession } from '../state/inMemorySession.js';
 import { JsonFileSession } from '../state/jsonFileSession.js';
 import type { Session } from '../state/session.js';
@@ -336,6 +337,45 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect(contentHash('[1]')).toBe(contentHash('[1]'));
     expect(contentHash('[1]')).not.toBe(contentHash('[2]'));
     expect(contentHash('ab')).not.toBe(contentHash('ba'));
+  });
+});
+
+describe('a session with a checkpoint batch', () => {
+  it('gets each checkpoint in one call: its new segments, the head at its version, the deletes', async () => {
+    const inner = new InMemorySession();
+    const calls: [number, number, number][] = [];
+    const session: VersionedSession = {
+      save: (k, s, o) => inner.save(k, s, o),
+      loadVersioned: (k) => inner.loadVersioned(k),
+      load: (k) => inner.load(k),
+      delete: (k) => inner.delete(k),
+      list: () => inner.list(),
+    };
+    const save = vi.spyOn(session, 'save');
+    registerCheckpointBatch(
+      session,
+      {
+        async saveCheckpoint(writes, key, head, expectedVersion, deletes) {
+          calls.push([writes.length, expectedVersion, deletes.length]);
+          for (const write of writes) await inner.save(write.key, write.value);
+          await inner.save(key, head, { expectedVersion });
+          for (const gone of deletes) await inner.delete(gone);
+        },
+      },
+      () => true,
+    );
+    const cp = checkpointer(session as InMemorySession);
+    const live = msgs(0, 8);
+    await cp.save({ state: stateOf(live.slice(0, 3)), call });
+    await cp.save({ state: stateOf(live.slice(0, 5)), call });
+    // The second: block 0-3 and a piece of 4; the piece of 0-2 deleted.
+    expect(calls).toEqual([
+      [1, 0, 0],
+      [2, 1, 1],
+    ]);
+    expect(save).not.toHaveBeenCalled();
+    expect(await segmentKeys(inner)).toHaveLength(2);
+    expect(await loadCheckpoint(inner, 'run')).toEqual({ state: stateOf(msgs(0, 5)), call });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json.js';
+import { checkpointBatchOf } from '../state/checkpointBatch.js';
 import { JsonFileSession } from '../state/jsonFileSession.js';
 import type { Session } from '../state/session.js';
 import { syncStoreOf } from '../state/syncStore.js';
@@ -145,11 +146,22 @@ export class Checkpointer {
       this.#learnVersion(await session.loadVersioned(key));
     const split = this.#segments.split(checkpoint.state);
     // Segments first: a head saved is a head whose segments are all there.
-    if (split.writes.length > 0) {
+    const batch = versioned ? checkpointBatchOf(session) : undefined;
+    if (split.writes.length > 0 && batch === undefined) {
       await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
       this.#segments.stored(split.writes.map((write) => write.key));
     }
     const json = this.#head(checkpoint, split);
+    if (batch !== undefined) {
+      // One step of the store: segments, head and the deletes it allows, all or nothing.
+      const expectedVersion = this.#version ?? 0;
+      const dropped = [...this.#referenced].filter((k) => !split.keys.has(k));
+      await batch.saveCheckpoint(split.writes, key, json, expectedVersion, dropped);
+      this.#version = expectedVersion + 1;
+      this.#segments.stored(split.writes.map((write) => write.key));
+      this.#drop(split);
+      return;
+    }
     if (versioned) {
       const expectedVersion = this.#version ?? 0;
       // A failed save keeps the version: once another process advanced the key, every later

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json.js';
-import { copyJsonState, copyJsonStateSharing, isFrozenJson, isJsonState } from './jsonCopy.js';
+import { isFrozenJson } from './frozenJson.js';
+import { copyJsonState, copyJsonStateSharing, isJsonState } from './jsonCopy.js';
 
 /** What a JSON file gives back for `value`. */
 const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;

@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
-import { type Build, buildConversation } from '../lib/loadBuild.js';
+import { type Build, buildConversation, sqliteOf } from '../lib/loadBuild.js';
 import {
   CALLS_PER_RUN,
   FINAL_ANSWER,
@@ -100,7 +101,9 @@ const DURABLE_TURNS = 20;
 const LONG_CHAT_ANSWER = 'The review covers trials, costs and deployment.';
 
 /** Where a durable scenario keeps its state: an InMemorySession, a JsonFileSession in `dir`, or nowhere. */
-export type DurableKind = 'memory' | 'file' | 'none';
+export type DurableKind = 'memory' | 'file' | 'sqlite' | 'none';
+
+let databases = 0;
 
 /**
  * The durable suite's in-process chat on `build`: a fresh ReActAgent per run, durable on a
@@ -112,25 +115,32 @@ export function durableConversation(build: Build, kind: DurableKind, dir: string
   const { core, react } = build;
   const toolkit = longChatToolkit(core);
   let keys = 0;
+  const sqlite = kind === 'sqlite' ? sqliteOf(build) : undefined;
+  // Keys and a file of this build's own: two builds' runs must not meet in one directory.
+  const own = ++databases;
+  const file = join(dir, `sessions-${own}.db`);
   const run = async () => {
     const session =
       kind === 'memory'
         ? new core.InMemorySession()
         : kind === 'file'
           ? new core.JsonFileSession(dir)
-          : undefined;
+          : sqlite
+            ? new (await sqlite).SqliteSession({ path: file })
+            : undefined;
     const agent = new react.ReActAgent({
       name: 'researcher',
       sysPrompt: LONG_CHAT_PROMPT,
       model: new LongChatModel(),
       toolkit,
-      ...(session && { durable: { session, key: `run-${keys++}` } }),
+      ...(session && { durable: { session, key: `run-${own}-${keys++}` } }),
     });
     let text = '';
     for (let turn = 0; turn < DURABLE_TURNS; turn++) {
       const reply = await lastValueFrom(agent.call(core.userMsg(longChatQuestion(turn))));
       text = core.textOf(reply);
     }
+    if (session && 'close' in session) await (session as { close(): Promise<void> }).close();
     return text;
   };
   return { run, answer: LONG_CHAT_ANSWER, callsPerRun: DURABLE_TURNS };

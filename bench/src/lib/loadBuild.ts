@@ -14,6 +14,7 @@ type Core = typeof import('@rxagent/core');
 type Testing = typeof import('@rxagent/core/testing');
 type React = typeof import('@rxagent/react-agent');
 type AnthropicPackage = typeof import('@rxagent/anthropic');
+type SqlitePackage = typeof import('@rxagent/sqlite');
 
 /** One build of rxagent (from `buildPackages.ts`), loaded as its own module instances. */
 export interface Build {
@@ -21,6 +22,8 @@ export interface Build {
   readonly testing: Testing;
   readonly react: React;
   readonly anthropic: AnthropicPackage;
+  /** Loaded on first use (`sqliteOf`): older builds may not have it. */
+  readonly dir: string;
 }
 
 /** Loads the packages built into `dir` (its `node_modules/@rxagent/*`). */
@@ -31,7 +34,14 @@ export async function loadBuild(dir: string): Promise<Build> {
     testing: (await import(at('core/testing/index.js'))) as Testing,
     react: (await import(at('react-agent/index.js'))) as React,
     anthropic: (await import(at('anthropic/index.js'))) as AnthropicPackage,
+    dir,
   };
+}
+
+/** The build's `@rxagent/sqlite`. */
+export async function sqliteOf(build: Build): Promise<SqlitePackage> {
+  const href = pathToFileURL(join(build.dir, 'node_modules/@rxagent/sqlite/index.js')).href;
+  return (await import(href)) as SqlitePackage;
 }
 
 /**

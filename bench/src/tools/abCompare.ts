@@ -6,8 +6,8 @@
  * conversation on a scripted model), `host` (the same on AgentHost threads), `http` (over
  * loopback HTTP against the bench server), `replay` (the SDK over a fetch replaying recorded
  * replies), `anthropic` (over the Messages API against the strict Anthropic server),
- * `durable` / `durable-file` / `durable-none` (the durable suite's 20-turn chat on an
- * InMemorySession, a JsonFileSession, or not durable), `eval` (`evaluate()` against `call()`
+ * `durable` / `durable-file` / `durable-sqlite` / `durable-none` (the durable suite's 20-turn
+ * chat on an InMemorySession, a JsonFileSession, a SqliteSession file, or not durable), `eval` (`evaluate()` against `call()`
  * on the eval suite's cases; `runs` is the number of cases).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +36,7 @@ const MODES = [
   'anthropic',
   'durable',
   'durable-file',
+  'durable-sqlite',
   'durable-none',
   'eval',
 ] as const;
@@ -44,6 +45,7 @@ type Mode = (typeof MODES)[number];
 const DURABLE_KINDS: Partial<Record<Mode, DurableKind>> = {
   durable: 'memory',
   'durable-file': 'file',
+  'durable-sqlite': 'sqlite',
   'durable-none': 'none',
 };
 
@@ -97,7 +99,10 @@ const runs = Number(
             ? 10
             : 400),
 );
-const dir = durableKind === 'file' ? mkdtempSync(join(tmpdir(), 'rxagent-ab-durable-')) : '';
+const dir =
+  durableKind === 'file' || durableKind === 'sqlite'
+    ? mkdtempSync(join(tmpdir(), 'rxagent-ab-durable-'))
+    : '';
 const server = overHttp
   ? await ServerProcess.start(mode === 'anthropic' ? 'anthropicServerMain.ts' : undefined)
   : undefined;

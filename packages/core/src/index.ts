@@ -311,6 +311,11 @@ export { loadSkills } from './skills/loadSkills.js';
 export type { Skill } from './skills/skill.js';
 export { MAX_SKILL_FILE_BYTES, SkillSet } from './skills/skillSet.js';
 export { SKILL_TOOL_NAMES, skillTools } from './skills/skillTools.js';
+export {
+  type CheckpointBatch,
+  type CheckpointWrite,
+  registerCheckpointBatch,
+} from './state/checkpointBatch.js';
 export { InMemorySession } from './state/inMemorySession.js';
 export { JsonFileSession } from './state/jsonFileSession.js';
 export { assertJsonState, assertSessionKey, type Session } from './state/session.js';

@@ -201,7 +201,7 @@ describe('AgentHost with durable agents', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(host.isLive('a')).toBe(false);
     const saved = (await session.load('a')) as JsonObject;
-    expect(saved['format']).toBe('rxagent.checkpoint/2');
+    expect(saved['format']).toBe('rxagent.checkpoint/3');
 
     answer();
     await host.reply('a', 'second');
@@ -210,7 +210,7 @@ describe('AgentHost with durable agents', () => {
       'assistant:re: first',
       'user:second',
     ]);
-    expect(((await session.load('a')) as JsonObject)['format']).toBe('rxagent.checkpoint/2');
+    expect(((await session.load('a')) as JsonObject)['format']).toBe('rxagent.checkpoint/3');
   });
 
   it('delete(threadId) removes the checkpoint with its segments, and only that thread', async () => {

@@ -245,15 +245,32 @@ describe('a sub-agent with a budget of its own', () => {
   });
 });
 
+/**
+ * An InMemorySession that keeps every saved checkpoint, to restart from any of them: each
+ * head (`saves`) with everything the session held once it was saved (its segments too).
+ */
+class RecordingSession extends InMemorySession {
+  readonly saves: JsonObject[] = [];
+  readonly stores: Map<string, JsonObject>[] = [];
+  override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
+    await super.save(key, state, options);
+    // A segment is saved before the head that refers to it: a snapshot at each head.
+    if (key.includes('~seg.')) return;
+    this.saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
+    const store = new Map<string, JsonObject>();
+    for (const k of await this.list()) store.set(k, (await this.load(k))!);
+    this.stores.push(store);
+  }
+  /** Saves into `into` what this session held after head save `index` (from 0), head last. */
+  async restoreInto(into: InMemorySession, index: number): Promise<void> {
+    const store = this.stores[index]!;
+    for (const [k, v] of store) if (k.includes('~seg.')) await into.save(k, v);
+    for (const [k, v] of store) if (!k.includes('~seg.')) await into.save(k, v);
+  }
+}
+
 describe('budget of a durable call', () => {
   it('keeps the budget in the checkpoint and counts what the crashed process spent', async () => {
-    const saves: JsonObject[] = [];
-    class Recording extends InMemorySession {
-      override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
-        await super.save(key, state, options);
-        saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
-      }
-    }
     const lookup = tool({
       name: 'lookup',
       description: 'Looks up.',
@@ -275,7 +292,8 @@ describe('budget of a durable call', () => {
       });
       return { agent, model };
     };
-    const session = new Recording();
+    const session = new RecordingSession();
+    const { saves } = session;
     await make(session, [call('l1'), call('l2'), 'unused']).agent.reply('Look twice.', {
       budget: { maxTokens: 250 },
     });
@@ -287,7 +305,7 @@ describe('budget of a durable call', () => {
     const died = saves[index]!;
     expect((died['call'] as JsonObject)['options']).toEqual({ budget: { maxTokens: 250 } });
     const restarted = new InMemorySession();
-    await restarted.save('run', died);
+    await session.restoreInto(restarted, index);
 
     const { agent, model } = make(restarted, [call('l2'), 'never asked']);
     const reply = await lastValueFrom(agent.recover());

@@ -468,12 +468,27 @@ describe('callContext', () => {
   });
 });
 
-/** An InMemorySession that keeps every saved checkpoint, to restart from any of them. */
+/**
+ * An InMemorySession that keeps every saved checkpoint, to restart from any of them: each
+ * head (`saves`) with everything the session held once it was saved (its segments too).
+ */
 class RecordingSession extends InMemorySession {
   readonly saves: JsonObject[] = [];
+  readonly stores: Map<string, JsonObject>[] = [];
   override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
     await super.save(key, state, options);
+    // A segment is saved before the head that refers to it: a snapshot at each head.
+    if (key.includes('~seg.')) return;
     this.saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
+    const store = new Map<string, JsonObject>();
+    for (const k of await this.list()) store.set(k, (await this.load(k))!);
+    this.stores.push(store);
+  }
+  /** Saves into `into` what this session held after head save `index` (from 0), head last. */
+  async restoreInto(into: InMemorySession, index: number): Promise<void> {
+    const store = this.stores[index]!;
+    for (const [k, v] of store) if (k.includes('~seg.')) await into.save(k, v);
+    for (const [k, v] of store) if (!k.includes('~seg.')) await into.save(k, v);
   }
 }
 
@@ -517,7 +532,7 @@ describe('decisions of a durable agent', () => {
     let reran = 0;
     for (let n = 1; n < resumed.length; n++) {
       const restarted = new InMemorySession();
-      await restarted.save('run', resumed[n - 1]!);
+      await session.restoreInto(restarted, stopAt + n - 1);
       const ran: JsonObject[] = [];
       const agent = make(restarted, ['Paid.'], ran);
       const reply = await lastValueFrom(agent.recover());

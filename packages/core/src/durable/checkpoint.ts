@@ -1,9 +1,16 @@
 import { isJsonObject, type JsonObject } from '../json.js';
 import type { Msg } from '../message/msg.js';
-import { readSealed, type SealedList } from './segments.js';
+import { readSealed, type SealedList } from './sealedLists.js';
 
-/** The marker and format version of a checkpoint head in a session. */
-export const CHECKPOINT_FORMAT = 'rxagent.checkpoint/2';
+/**
+ * The marker and format version of a checkpoint head in a session. Format 3: every
+ * `messages` array in segments (sealed blocks as runs of one generation, and the tail's
+ * pieces), none in the head.
+ */
+export const CHECKPOINT_FORMAT = 'rxagent.checkpoint/3';
+
+/** The second format: sealed blocks listed key by key, the unfilled block in the head (read). */
+const CHECKPOINT_FORMAT_2 = 'rxagent.checkpoint/2';
 
 /** The first format: the whole state in the head (still read). */
 const CHECKPOINT_FORMAT_1 = 'rxagent.checkpoint/1';
@@ -43,27 +50,38 @@ export interface CheckpointHead extends Checkpoint {
   readonly sealed: readonly SealedList[];
 }
 
-/** The JSON a checkpoint head is saved as. */
-export function headJson(head: CheckpointHead): JsonObject {
-  const json: JsonObject = { format: CHECKPOINT_FORMAT, state: head.state };
-  if (head.sealed.length > 0) json['sealed'] = head.sealed as unknown as JsonObject[];
-  if (head.call) json['call'] = head.call as unknown as JsonObject;
+/**
+ * The JSON a checkpoint head is saved as: `state` without its segmented messages, `sealed`
+ * the lists of segments (`Segments.split`), and the call.
+ */
+export function headJson(
+  state: JsonObject,
+  sealed: readonly JsonObject[],
+  call: CheckpointCall | undefined,
+): JsonObject {
+  const json: JsonObject = { format: CHECKPOINT_FORMAT, state };
+  if (sealed.length > 0) json['sealed'] = sealed as JsonObject[];
+  if (call) json['call'] = call as unknown as JsonObject;
   return json;
 }
 
 /**
- * Reads what a session holds under durable key `key`: a checkpoint head (or one of the first
- * format, whole), or a plain state dict (saved with `session.save(key, agent.stateDict())`),
+ * Reads what a session holds under durable key `key`: a checkpoint head (of any format: the
+ * first held the whole state, the second the unfilled block of messages), or a plain state dict (saved with `session.save(key, agent.stateDict())`),
  * which is a checkpoint without a call. Throws `SessionCorruptError` for a malformed head.
  */
 export function readHead(key: string, json: JsonObject): CheckpointHead {
   const format = json['format'];
-  if (
-    (format !== CHECKPOINT_FORMAT && format !== CHECKPOINT_FORMAT_1) ||
-    !isJsonObject(json['state'])
-  )
-    return { state: json, sealed: [] };
-  const sealed = format === CHECKPOINT_FORMAT ? readSealed(key, json['sealed']) : [];
+  const version =
+    format === CHECKPOINT_FORMAT
+      ? 3
+      : format === CHECKPOINT_FORMAT_2
+        ? 2
+        : format === CHECKPOINT_FORMAT_1
+          ? 1
+          : undefined;
+  if (version === undefined || !isJsonObject(json['state'])) return { state: json, sealed: [] };
+  const sealed = version === 1 ? [] : readSealed(key, json['sealed'], version);
   const call = json['call'];
   if (!isJsonObject(call)) return { state: json['state'], sealed };
   return { state: json['state'], sealed, call: call as unknown as CheckpointCall };

@@ -1,7 +1,14 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionConflictError, SessionCorruptError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { registerCheckpointBatch } from '../state/checkpointBatch.js';
 import { InMemorySession } from '../state/inMemorySession.js';
+import { JsonFileSession } from '../state/jsonFileSession.js';
+import type { Session } from '../state/session.js';
 import type { SaveOptions, VersionedSession } from '../state/versionedSession.js';
 import { CHECKPOINT_FORMAT, type CheckpointCall } from './checkpoint.js';
 import { Checkpointer } from './checkpointer.js';
@@ -61,29 +68,38 @@ function checkpointer(session: InMemorySession, segmentSize = 4, key = 'run'): C
   return new Checkpointer({ session, key, segmentSize });
 }
 
-const segmentKeys = async (session: InMemorySession, key = 'run') =>
+const segmentKeys = async (session: Session, key = 'run') =>
   (await session.list()).filter((k) => segmentOwner(k) === key);
 
 describe('incremental checkpoints (sealed segments)', () => {
-  it('writes each full block of messages once, and later saves only the head', async () => {
+  it('writes each full block of messages once, and each new message once in a piece', async () => {
     const session = new CountingSession();
     const cp = checkpointer(session);
-    await cp.save({ state: stateOf(msgs(0, 10)), call });
-    // Two sealed blocks (0-3, 4-7) before the head; 8 and 9 stay in the head.
-    expect(session.saved).toHaveLength(3);
+    // The same message objects from save to save, as a memory's checkpointDict() gives them.
+    const live = msgs(0, 12);
+    await cp.save({ state: stateOf(live.slice(0, 10)), call });
+    // Two sealed blocks (0-3, 4-7) and a piece (8-9) before the head, which holds no message.
+    expect(session.saved).toHaveLength(4);
     expect(session.saved.at(-1)).toBe('run');
-    expect(session.saved.slice(0, 2).map(segmentOwner)).toEqual(['run', 'run']);
+    expect(session.saved.slice(0, 3).map(segmentOwner)).toEqual(['run', 'run', 'run']);
     const head = (await session.load('run'))!;
     expect(head['format']).toBe(CHECKPOINT_FORMAT);
-    expect((head['state'] as { memory: { messages: unknown[] } }).memory.messages).toEqual(
-      msgs(8, 10),
-    );
+    expect((head['state'] as { memory: { messages: unknown[] } }).memory.messages).toEqual([]);
     session.reset();
-    await cp.save({ state: stateOf(msgs(0, 11)), call });
+    // Nothing new: the head alone.
+    await cp.save({ state: stateOf(live.slice(0, 10)), call: { ...call, progress: { step: 2 } } });
     expect(session.saved).toEqual(['run']);
-    await cp.save({ state: stateOf(msgs(0, 12)), call });
+    // One new message: a piece holding it alone, then the head.
+    await cp.save({ state: stateOf(live.slice(0, 11)), call });
     expect(session.saved).toHaveLength(3);
-    expect(segmentOwner(session.saved[1]!)).toBe('run');
+    expect((await session.load(session.saved[1]!))?.['messages']).toEqual(msgs(10, 11));
+    // Block 8-11 fills: sealed, and the two pieces it replaces deleted after the head.
+    session.reset();
+    await cp.save({ state: stateOf(live.slice(0, 12)), call });
+    expect(session.saved).toHaveLength(2);
+    expect((await session.load(session.saved[0]!))?.['messages']).toEqual(msgs(8, 12));
+    expect(session.deleted).toHaveLength(2);
+    expect(await segmentKeys(session)).toHaveLength(3);
     expect(await loadCheckpoint(session, 'run')).toEqual({ state: stateOf(msgs(0, 12)), call });
   });
 
@@ -93,8 +109,11 @@ describe('incremental checkpoints (sealed segments)', () => {
     const fresh = checkpointer(session);
     expect(await fresh.load()).toEqual({ state: stateOf(msgs(0, 9)), call });
     session.reset();
+    // The loaded blocks are kept (told by their JSON); the tail is written again, once.
     await fresh.save({ state: stateOf(msgs(0, 10)), call: { ...call, status: 'finished' } });
-    expect(session.saved).toEqual(['run']);
+    expect(session.saved).toHaveLength(2);
+    expect((await session.load(session.saved[0]!))?.['messages']).toEqual(msgs(8, 10));
+    expect(session.deleted).toHaveLength(1);
     expect(await loadCheckpoint(session, 'run')).toEqual({
       state: stateOf(msgs(0, 10)),
       call: { ...call, status: 'finished' },
@@ -113,7 +132,8 @@ describe('incremental checkpoints (sealed segments)', () => {
     await cp.save({ state: stateOf(compacted), call });
     expect(session.saved.at(-1)).toBe('run');
     expect(session.deleted.sort()).toEqual(before.sort());
-    expect(await segmentKeys(session)).toHaveLength(1);
+    // Block 0-3 and a piece of 4-5.
+    expect(await segmentKeys(session)).toHaveLength(2);
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(compacted));
     // An edit inside a sealed block with the same ids is a change too.
     const edited = compacted.map((m, i) => (i === 1 ? { ...m, text: 'redacted' } : m));
@@ -125,7 +145,7 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf([]));
   });
 
-  it('segments every long messages array (a nested agent memory too) and leaves short ones', async () => {
+  it('keeps every messages array (a nested agent memory too) in segments', async () => {
     const session = new InMemorySession();
     const state: JsonObject = {
       ...stateOf(msgs(0, 5)),
@@ -133,7 +153,8 @@ describe('incremental checkpoints (sealed segments)', () => {
       notes: { messages: msgs(0, 2, 'n') },
     };
     await checkpointer(session).save({ state });
-    expect((await segmentKeys(session)).length).toBe(3);
+    // memory: a block and a piece; helper: two blocks; notes: a piece.
+    expect((await segmentKeys(session)).length).toBe(5);
     expect(await loadCheckpoint(session, 'run')).toEqual({ state });
   });
 
@@ -171,8 +192,9 @@ describe('incremental checkpoints (sealed segments)', () => {
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateA);
     // The loser keeps failing until it loads again.
     await expect(b.save({ state: stateB, call })).rejects.toBeInstanceOf(SessionConflictError);
-    // Its segment for block 4-7 is an orphan under a key of its own; deleteCheckpoint removes it.
-    expect(await segmentKeys(session)).toHaveLength(3);
+    // Its block 4-7 and piece 8 are orphans under keys of their own (the winner's replaced
+    // piece 4-5 was deleted); deleteCheckpoint removes them.
+    expect(await segmentKeys(session)).toHaveLength(5);
     await deleteCheckpoint(session, 'run');
     expect(await session.list()).toEqual([]);
   });
@@ -243,51 +265,60 @@ describe('incremental checkpoints (sealed segments)', () => {
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
       session.reset();
-      // The same objects (a memory's checkpointDict()): nothing serialised but the new block.
+      // The same objects (a memory's checkpointDict()): no block serialised, not even the
+      // new one (its key is this process's generation, not a hash of its content).
       await cp.save({ state: stateOf(live.slice(0, 39)) });
       const blocks = () =>
         stringify.mock.calls.filter(([value]) => Array.isArray(value) && value.length === 4);
       expect(blocks()).toHaveLength(0);
       await cp.save({ state: stateOf(live) });
-      expect(blocks()).toHaveLength(1);
-      // Copies (a stateDict()): serialised and compared, still not written again.
+      expect(blocks()).toHaveLength(0);
+      // Copies (a stateDict()): serialised and compared with the blocks saved, not written again.
       stringify.mockClear();
       session.reset();
       await cp.save({ state: stateOf(structuredClone(live)) });
-      expect(blocks()).toHaveLength(10);
+      expect(blocks()).toHaveLength(20);
       expect(session.saved).toEqual(['run']);
+      // Once compared, known by their text: copies again cost one serialisation a block.
+      stringify.mockClear();
+      await cp.save({ state: stateOf(structuredClone(live)) });
+      expect(blocks()).toHaveLength(10);
     } finally {
       stringify.mockRestore();
     }
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(live));
   });
 
-  it('keeps the segments of a loaded run whose keys another version hashed differently', async () => {
-    const session = new CountingSession();
-    await checkpointer(session).save({ state: stateOf(msgs(0, 9)), call });
-    // Rename the two segments as an older version's hash would have named them.
-    const renamed = new Map<string, string>();
-    for (const [i, key] of (await segmentKeys(session)).entries()) {
-      const older = key.replace(/[0-9a-f]{16}$/, `${i}`.repeat(16));
-      renamed.set(key, older);
-      await session.save(older, (await session.load(key))!);
-      await session.delete(key);
+  it('continues a checkpoint of format 2 (written by the previous version), keeping its blocks', async () => {
+    // Written by the previous version: blocks 0-3 and 4-7 under content-hash keys, the
+    // unfilled block (8, 9) in the head.
+    const dir = mkdtempSync(join(tmpdir(), 'rxagent-v2-'));
+    try {
+      cpSync(fileURLToPath(new URL('./fixtures/checkpoint-v2', import.meta.url)), dir, {
+        recursive: true,
+      });
+      const session = new JsonFileSession(dir);
+      const old = (await session.load('run'))!;
+      expect(old['format']).toBe('rxagent.checkpoint/2');
+      const before = await segmentKeys(session);
+      expect(before).toHaveLength(2);
+      const fresh = new Checkpointer({ session, key: 'run', segmentSize: 4 });
+      const loaded = await fresh.load();
+      expect(loaded).toEqual({ state: stateOf(msgs(0, 10)), call });
+      // The loaded agent's memory holds copies: its blocks are the old segments (told by
+      // their JSON), kept; a JsonFileSession's head keeps the unfilled block (no piece files).
+      const messages = (loaded!.state['memory'] as { messages: JsonObject[] }).messages;
+      await fresh.save({ state: stateOf([...structuredClone(messages), ...msgs(10, 11)]), call });
+      expect(await segmentKeys(session)).toEqual(before);
+      const head = (await session.load('run'))!;
+      expect((head['state'] as { memory: { messages: unknown[] } }).memory.messages).toEqual(
+        msgs(8, 11),
+      );
+      expect((await session.load('run'))?.['format']).toBe(CHECKPOINT_FORMAT);
+      expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 11)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    const head = (await session.load('run'))!;
-    const sealed = head['sealed'] as { path: string[]; keys: string[] }[];
-    const keys = sealed[0]!.keys.map((k) => renamed.get(k)!);
-    await session.save('run', { ...head, sealed: [{ ...sealed[0]!, keys }] });
-    const fresh = checkpointer(session);
-    const loaded = await fresh.load();
-    expect(loaded?.state).toEqual(stateOf(msgs(0, 9)));
-    session.reset();
-    // The loaded agent's memory holds copies of the messages: compared by their JSON, the
-    // blocks are the same segments, neither written again nor deleted.
-    await fresh.save({ state: stateOf(structuredClone(msgs(0, 10))), call });
-    expect(session.saved).toEqual(['run']);
-    expect(session.deleted).toEqual([]);
-    expect((await session.load('run'))?.['sealed']).toEqual([{ ...sealed[0]!, keys }]);
-    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 10)));
   });
 
   it('checks segmentSize', () => {
@@ -309,6 +340,45 @@ describe('incremental checkpoints (sealed segments)', () => {
   });
 });
 
+describe('a session with a checkpoint batch', () => {
+  it('gets each checkpoint in one call: its new segments, the head at its version, the deletes', async () => {
+    const inner = new InMemorySession();
+    const calls: [number, number, number][] = [];
+    const session: VersionedSession = {
+      save: (k, s, o) => inner.save(k, s, o),
+      loadVersioned: (k) => inner.loadVersioned(k),
+      load: (k) => inner.load(k),
+      delete: (k) => inner.delete(k),
+      list: () => inner.list(),
+    };
+    const save = vi.spyOn(session, 'save');
+    registerCheckpointBatch(
+      session,
+      {
+        async saveCheckpoint(writes, key, head, expectedVersion, deletes) {
+          calls.push([writes.length, expectedVersion, deletes.length]);
+          for (const write of writes) await inner.save(write.key, write.value);
+          await inner.save(key, head, { expectedVersion });
+          for (const gone of deletes) await inner.delete(gone);
+        },
+      },
+      () => true,
+    );
+    const cp = checkpointer(session as InMemorySession);
+    const live = msgs(0, 8);
+    await cp.save({ state: stateOf(live.slice(0, 3)), call });
+    await cp.save({ state: stateOf(live.slice(0, 5)), call });
+    // The second: block 0-3 and a piece of 4; the piece of 0-2 deleted.
+    expect(calls).toEqual([
+      [1, 0, 0],
+      [2, 1, 1],
+    ]);
+    expect(save).not.toHaveBeenCalled();
+    expect(await segmentKeys(inner)).toHaveLength(2);
+    expect(await loadCheckpoint(inner, 'run')).toEqual({ state: stateOf(msgs(0, 5)), call });
+  });
+});
+
 describe('saves an InMemorySession takes at once (saveNow)', () => {
   it('writes segments and head at once, in order, and deletes dropped segments at once', () => {
     const session = new InMemorySession();
@@ -320,7 +390,7 @@ describe('saves an InMemorySession takes at once (saveNow)', () => {
     const compacted = [{ id: 'summary', text: 'summary' }, ...msgs(9, 14)];
     expect(cp.saveNow({ state: stateOf(compacted), call })).toBe(true);
     return Promise.all([
-      expect(segmentKeys(session)).resolves.toHaveLength(1),
+      expect(segmentKeys(session)).resolves.toHaveLength(2),
       expect(loadCheckpoint(session, 'run')).resolves.toEqual({ state: stateOf(compacted), call }),
     ]);
   });
@@ -364,19 +434,31 @@ describe('saves an InMemorySession takes at once (saveNow)', () => {
     expect(() => other.saveNow({ state: stateOf([]), call })).toThrow(SessionConflictError);
   });
 
-  it('seals a new block under random keys for an object store, under its content hash for others', async () => {
-    const blockKeys = async (session: InMemorySession) => {
-      const cp = checkpointer(session);
-      await cp.save({ state: stateOf(msgs(0, 5)), call });
-      return segmentKeys(session);
-    };
-    const [text] = await blockKeys(new CountingSession());
-    expect(text!.endsWith(`.0.${contentHash(JSON.stringify(msgs(0, 4)))}`)).toBe(true);
-    const [one] = await blockKeys(new InMemorySession());
-    const [two] = await blockKeys(new InMemorySession());
-    expect(segmentOwner(one!)).toBe('run');
-    expect(one).not.toBe(two);
-    expect(one).not.toBe(text);
+  it('keys the blocks a process seals by its generation, one run in a head of any length', async () => {
+    const session = new InMemorySession();
+    const cp = checkpointer(session);
+    await cp.save({ state: stateOf(msgs(0, 41)), call });
+    const head = (await session.load('run'))!;
+    const [list] = head['sealed'] as JsonObject[];
+    const blocks = list!['blocks'] as { tag: string; count: number }[];
+    expect(blocks).toEqual([{ tag: expect.stringMatching(/^[0-9a-f]{16}$/), count: 10 }]);
+    expect(list!['pieces']).toEqual([`40.${(list!['pieces'] as string[])[0]!.slice(3)}`]);
+    expect(list!['size']).toBe(4);
+    // A replaced block starts a new generation, so no key is used for two contents.
+    const edited = msgs(0, 41).map((m, i) => (i === 5 ? { ...m, text: 'redacted' } : m));
+    await cp.save({ state: stateOf(edited), call });
+    const again = ((await session.load('run'))!['sealed'] as JsonObject[])[0]!;
+    const runs = again['blocks'] as { tag: string; count: number }[];
+    expect(runs.map((run) => run.count)).toEqual([1, 1, 8]);
+    expect(runs[1]!.tag).not.toBe(blocks[0]!.tag);
+    expect(runs[2]!.tag).toBe(blocks[0]!.tag);
+    expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(edited));
+    // Another process (a checkpointer of its own) seals under another generation.
+    const other = checkpointer(new InMemorySession());
+    await other.save({ state: stateOf(msgs(0, 4)), call });
+    expect(await segmentKeys(session)).not.toContain(
+      (await segmentKeys(other.session as InMemorySession))[0],
+    );
   });
 
   it('keeps the keys of a loaded run whose blocks are unchanged, and reads them back whole', async () => {
@@ -390,7 +472,10 @@ describe('saves an InMemorySession takes at once (saveNow)', () => {
     expect(
       fresh.saveNow({ state: stateOf([...structuredClone(messages), ...msgs(9, 10)]), call }),
     ).toBe(true);
-    expect(await segmentKeys(session)).toEqual(before);
+    // Blocks 0-3 and 4-7 kept; the piece of 8 replaced by one of 8-9.
+    const after = await segmentKeys(session);
+    expect(after.filter((k) => before.includes(k))).toHaveLength(2);
+    expect(after).toHaveLength(3);
     expect((await loadCheckpoint(session, 'run'))?.state).toEqual(stateOf(msgs(0, 10)));
   });
 
@@ -476,7 +561,7 @@ describe('a stopped durable call (its caller left)', () => {
     run.stop('gone'); // the first save is in flight, the second waits its turn
     open();
     await vi.waitFor(() => expect(events).toEqual(['first saved', 'gone']));
-    expect(session.saved).toEqual(['run']);
+    expect(session.saved.filter((k) => k === 'run')).toEqual(['run']);
     expect((await loadCheckpoint(session, 'run'))?.call?.progress).toEqual({ step: 1 });
   });
 

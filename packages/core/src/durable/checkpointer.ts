@@ -1,4 +1,6 @@
 import type { JsonObject } from '../json.js';
+import { checkpointBatchOf } from '../state/checkpointBatch.js';
+import { JsonFileSession } from '../state/jsonFileSession.js';
 import type { Session } from '../state/session.js';
 import { syncStoreOf } from '../state/syncStore.js';
 import { isVersionedSession, type VersionedState } from '../state/versionedSession.js';
@@ -14,11 +16,13 @@ import { loadStored } from './storedCheckpoint.js';
  * The version is learnt by `load()` or, before an agent's first save in this process, read
  * from the session.
  *
- * A save is incremental: the state's long `messages` arrays are cut into sealed segments of
- * `segmentSize` messages, each written once under its own key before the head that refers
- * to them (so a head never refers to a missing segment); the head holds the rest of the state,
- * the unsealed tail and the call. After a head is saved, the segments the previous head
- * referred to and this one does not (memory compacted or cleared) are deleted.
+ * A save writes what is new since the last one: the state's `messages` arrays are kept in
+ * segments (sealed blocks of `segmentSize` messages, and pieces of the tail after them, see
+ * `Segments`), each written once under its own key before the head that refers to them (so
+ * a head never refers to a missing segment); the head holds the rest of the state, the
+ * segments' keys and the call. After a head is saved, the segments the previous head
+ * referred to and this one does not (memory compacted or cleared, pieces sealed into a
+ * block) are deleted.
  */
 export class Checkpointer {
   readonly session: Session;
@@ -34,7 +38,13 @@ export class Checkpointer {
   constructor(options: DurableOptions) {
     this.session = options.session;
     this.key = options.key;
-    this.#segments = new Segments(options.key, options.segmentSize ?? DEFAULT_SEGMENT_SIZE);
+    // A JsonFileSession writes (and deletes) a file per key: a piece would cost a file each,
+    // more than its bytes save, so its heads keep the unfilled block as before.
+    this.#segments = new Segments(
+      options.key,
+      options.segmentSize ?? DEFAULT_SEGMENT_SIZE,
+      options.session instanceof JsonFileSession,
+    );
   }
 
   /** Whether this process loaded or saved the key (so it knows the version). */
@@ -84,7 +94,7 @@ export class Checkpointer {
       const saved = store.loadVersioned(key);
       this.#learnVersion(saved);
     }
-    const split = this.#segments.split(checkpoint.state, true);
+    const split = this.#segments.split(checkpoint.state);
     if (split.writes.length > 0) {
       for (const write of split.writes) store.save(write.key, write.value);
       this.#segments.stored(split.writes.map((write) => write.key));
@@ -115,8 +125,7 @@ export class Checkpointer {
   }
 
   #head(checkpoint: Checkpoint, split: SplitState): JsonObject {
-    const { call } = checkpoint;
-    return headJson({ state: split.state, sealed: split.sealed, ...(call && { call }) });
+    return headJson(split.state, split.sealed, checkpoint.call);
   }
 
   /** After a head was saved: the segments it no longer refers to, forgotten. */
@@ -135,13 +144,24 @@ export class Checkpointer {
     // head there refers to (deleted once this process's head no longer does).
     if (this.#version === undefined && versioned)
       this.#learnVersion(await session.loadVersioned(key));
-    const split = this.#segments.split(checkpoint.state, syncStoreOf(session) !== undefined);
+    const split = this.#segments.split(checkpoint.state);
     // Segments first: a head saved is a head whose segments are all there.
-    if (split.writes.length > 0) {
+    const batch = versioned ? checkpointBatchOf(session) : undefined;
+    if (split.writes.length > 0 && batch === undefined) {
       await Promise.all(split.writes.map((write) => session.save(write.key, write.value)));
       this.#segments.stored(split.writes.map((write) => write.key));
     }
     const json = this.#head(checkpoint, split);
+    if (batch !== undefined) {
+      // One step of the store: segments, head and the deletes it allows, all or nothing.
+      const expectedVersion = this.#version ?? 0;
+      const dropped = [...this.#referenced].filter((k) => !split.keys.has(k));
+      await batch.saveCheckpoint(split.writes, key, json, expectedVersion, dropped);
+      this.#version = expectedVersion + 1;
+      this.#segments.stored(split.writes.map((write) => write.key));
+      this.#drop(split);
+      return;
+    }
     if (versioned) {
       const expectedVersion = this.#version ?? 0;
       // A failed save keeps the version: once another process advanced the key, every later

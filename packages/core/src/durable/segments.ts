@@ -1,20 +1,23 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { SessionCorruptError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
+import { type BlockRun, type SealedList, sealedListJson } from './sealedLists.js';
+import {
+  pathName,
+  randomTag,
+  SEGMENT_FORMAT,
+  segmentKey,
+  segmentStart,
+  TAG,
+} from './segmentKeys.js';
 
-/** The marker and format version of a sealed segment of messages in a session. */
-export const SEGMENT_FORMAT = 'rxagent.segment/1';
-
-/** What separates a durable key from the name of one of its segments' keys. */
-export const SEGMENT_SEPARATOR = '~seg.';
-
-/** The messages of a state a checkpoint keeps in sealed segments: where, and under which keys. */
-export interface SealedList {
-  /** The property names from the state's root to the `messages` array. */
-  readonly path: readonly string[];
-  /** The keys of its sealed segments, oldest first; the array's tail stays in the head. */
-  readonly keys: readonly string[];
-}
+export { joinState, readSealed, type SealedList } from './sealedLists.js';
+export {
+  contentHash,
+  isSegmentKeyOf,
+  readSegment,
+  SEGMENT_FORMAT,
+  SEGMENT_SEPARATOR,
+  segmentOwner,
+} from './segmentKeys.js';
 
 /** A segment to write: its key and its value. */
 export interface SegmentWrite {
@@ -24,30 +27,35 @@ export interface SegmentWrite {
 
 /** A state split for a checkpoint: the head's part, and the segments it refers to. */
 export interface SplitState {
-  /** The state with each segmented `messages` array cut to its unsealed tail. */
+  /** The state with each segmented `messages` array emptied (its messages are in segments). */
   readonly state: JsonObject;
-  readonly sealed: readonly SealedList[];
+  /** The head's `sealed` lists (format 3). */
+  readonly sealed: readonly JsonObject[];
   /** Every segment key `sealed` refers to. */
   readonly keys: ReadonlySet<string>;
   /** The segments not known to be in the session yet (to write before the head). */
   readonly writes: readonly SegmentWrite[];
 }
 
-/** A block of messages as last seen at one position. */
-interface Block {
+/** Messages saved as one segment at one position: a sealed block, or a piece of the tail. */
+interface Saved {
   readonly messages: readonly JsonValue[];
+  readonly start: number;
   /**
-   * Its JSON, kept only for a block loaded from the session, whose key another version may
-   * have hashed differently; a block this process hashed is known by its key, which its
-   * content gives again.
+   * Its JSON, made only when other objects are compared with it: a block loaded from the
+   * session (the agent's memory holds copies of its messages), or a memory without
+   * `checkpointDict` (a copy at every save). Then the block is known by its text.
    */
-  readonly json?: string;
+  json?: string;
   readonly key: string;
+  readonly tag: string;
 }
 
-/** Whether `block` holds the same objects as `messages` from `start` on, in order. */
-function sameItems(block: readonly JsonValue[], messages: readonly JsonValue[], start: number) {
-  for (let i = 0; i < block.length; i++) if (block[i] !== messages[start + i]) return false;
+/** Whether `saved` holds the same objects as `messages` from its start on, in order. */
+function sameItems(saved: Saved, messages: readonly JsonValue[]): boolean {
+  const items = saved.messages;
+  if (saved.start + items.length > messages.length) return false;
+  for (let i = 0; i < items.length; i++) if (items[i] !== messages[saved.start + i]) return false;
   return true;
 }
 
@@ -55,13 +63,19 @@ function sameItems(block: readonly JsonValue[], messages: readonly JsonValue[], 
 const MAX_DEPTH = 4;
 
 /**
- * The sealed segments of one durable key: the state's `messages` arrays cut into fixed blocks
- * of `size` messages, each full block saved once under its own content-addressed key
- * (`<key>~seg.<path>.<start>.<hash>`), so a checkpoint rewrites only the last, unsealed
- * block however long the conversation. It remembers which segments are in the session (saved
- * or loaded by this process) and the JSON of each block, so an unchanged block is neither
- * hashed nor written again; a block whose messages changed (compaction, `memory.clear`, a
- * loaded state) gets a new key.
+ * The segments of one durable key. Each `messages` array of the state (a memory's, a nested
+ * agent's) is kept out of the head: its full blocks of `size` messages are sealed segments,
+ * each written once under `<key>~seg.<path>.<start>.<generation>`; the messages after the
+ * last full block are *pieces*, each written once when first saved (the messages new since
+ * the previous checkpoint) under a tag of its own (or, with `inlineTail`, stay in the head).
+ * So a checkpoint writes what is new since the last one, and a head whose size does not grow
+ * with the conversation.
+ *
+ * Messages are immutable values (see `Msg`): a saved message is known by its identity, so a
+ * block or piece whose message objects are the ones saved is neither copied, serialised nor
+ * written again. A changed position (compaction, `memory.clear`, a hook's replacement, a
+ * loaded state) holds a new object, and its block or piece, and the pieces after it, are
+ * written again under new keys; the ones no longer referred to are deleted after the head.
  */
 export class Segments {
   readonly #key: string;
@@ -69,21 +83,33 @@ export class Segments {
   /** Segment keys known to be in the session. */
   readonly #stored = new Set<string>();
   /** The last block seen per position: by path name, then `start / size`. */
-  readonly #blocks = new Map<string, (Block | undefined)[]>();
+  readonly #blocks = new Map<string, (Saved | undefined)[]>();
+  /** The pieces of each list's tail as last saved, in order, by path name. */
+  readonly #pieces = new Map<string, readonly Saved[]>();
   /** The key part of each messages path seen (`pathName`), by the path's names joined. */
   readonly #names = new Map<string, string>();
-  /** The `objects` of the split under way. */
-  #objects = false;
+  /** The tag of the blocks this process seals (a new one whenever a block is replaced). */
+  #generation = randomTag();
+  /** Whether the messages after the last full block stay in the head (no pieces). */
+  readonly #inlineTail: boolean;
 
-  constructor(key: string, size: number) {
+  /**
+   * `inlineTail`: keep the messages after the last full block in the head instead of pieces,
+   * for a session whose every write is costly whatever its size (a file per key): fewer
+   * writes a checkpoint, each head rewriting at most `size - 1` messages.
+   */
+  constructor(key: string, size: number, inlineTail = false) {
     this.#key = key;
     this.#size = size;
+    this.#inlineTail = inlineTail;
   }
 
   /** Forgets what is known to be stored (after a load, or when the run was lost). */
   reset(): void {
     this.#stored.clear();
     this.#blocks.clear();
+    this.#pieces.clear();
+    this.#generation = randomTag();
   }
 
   /** Marks `keys` as in the session (written, or just loaded). */
@@ -96,38 +122,30 @@ export class Segments {
     for (const key of keys) this.#stored.delete(key);
   }
 
-  /**
-   * Cuts `state`'s long `messages` arrays into sealed segments and an unsealed tail.
-   * `objects`: the session stores objects, not text (`SyncStore`), so a block sealed at a
-   * position this process knew nothing at gets a random key instead of its content's hash,
-   * without serialising it (see `#blockAt`).
-   */
-  split(state: JsonObject, objects = false): SplitState {
-    const sealed: SealedList[] = [];
+  /** Cuts `state`'s `messages` arrays into segments; the head keeps them empty. */
+  split(state: JsonObject): SplitState {
+    const sealed: JsonObject[] = [];
     const keys = new Set<string>();
     const writes: SegmentWrite[] = [];
-    this.#objects = objects;
-    const head = this.#cut(state, [], sealed, keys, writes);
+    const head = this.#cut(state, [], { sealed, keys, writes });
     return { state: head, sealed, keys, writes };
   }
 
-  #cut(
-    node: JsonObject,
-    path: string[],
-    sealed: SealedList[],
-    keys: Set<string>,
-    writes: SegmentWrite[],
-  ): JsonObject {
+  #cut(node: JsonObject, path: string[], out: Out): JsonObject {
     let copy: JsonObject | undefined;
     // `path` is the walk's stack (a copy only for a list it seals): no array per object.
     for (const name of Object.keys(node)) {
       const value = node[name];
       let cut: JsonValue | undefined;
-      if (name === 'messages' && Array.isArray(value) && value.length >= this.#size) {
-        cut = this.#seal([...path, name], value, sealed, keys, writes);
+      if (
+        name === 'messages' &&
+        Array.isArray(value) &&
+        value.length >= (this.#inlineTail ? this.#size : 1)
+      ) {
+        cut = this.#seal([...path, name], value, out);
       } else if (isJsonObject(value) && path.length < MAX_DEPTH) {
         path.push(name);
-        const inner = this.#cut(value, path, sealed, keys, writes);
+        const inner = this.#cut(value, path, out);
         path.pop();
         if (inner !== value) cut = inner;
       }
@@ -139,31 +157,68 @@ export class Segments {
     return copy ?? node;
   }
 
-  #seal(
-    path: string[],
-    messages: readonly JsonValue[],
-    sealed: SealedList[],
-    keys: Set<string>,
-    writes: SegmentWrite[],
-  ): JsonValue[] {
+  /** Seals `messages` into segments; returns what the head keeps of it. */
+  #seal(path: string[], messages: readonly JsonValue[], out: Out): JsonValue[] {
     const size = this.#size;
     const count = Math.floor(messages.length / size) * size;
     const name = this.#nameOf(path);
-    const list: string[] = [];
     const blocks = this.#blocksOf(name);
+    const runs: { tag: string; count: number }[] = [];
     // An unchanged block costs a comparison of its message objects: nothing is copied.
     for (let start = 0; start < count; start += size) {
       const block = this.#blockAt(name, blocks, messages, start);
-      list.push(block.key);
-      keys.add(block.key);
-      if (!this.#stored.has(block.key))
-        writes.push({
-          key: block.key,
-          value: { format: SEGMENT_FORMAT, start, messages: block.messages as JsonValue[] },
-        });
+      this.#use(block, out);
+      const last = runs[runs.length - 1];
+      if (last?.tag === block.tag) last.count++;
+      else runs.push({ tag: block.tag, count: 1 });
     }
-    sealed.push({ path, keys: list });
-    return messages.slice(count);
+    const pieces = this.#inlineTail ? [] : this.#piecesOf(name, messages, count);
+    for (const piece of pieces) this.#use(piece, out);
+    out.sealed.push(
+      sealedListJson(
+        path,
+        size,
+        runs as BlockRun[],
+        pieces.map((piece) => `${piece.start}.${piece.tag}`),
+      ),
+    );
+    return this.#inlineTail ? messages.slice(count) : EMPTY;
+  }
+
+  /** Refers to `saved`, to be written first unless the session holds it. */
+  #use(saved: Saved, out: Out): void {
+    out.keys.add(saved.key);
+    if (!this.#stored.has(saved.key))
+      out.writes.push({
+        key: saved.key,
+        value: {
+          format: SEGMENT_FORMAT,
+          start: saved.start,
+          messages: saved.messages as JsonValue[],
+        },
+      });
+  }
+
+  /**
+   * The pieces of `messages` after the sealed `count`: the ones saved before while their
+   * objects are the same and they follow on from `count`, then one new piece of the rest.
+   */
+  #piecesOf(name: string, messages: readonly JsonValue[], count: number): Saved[] {
+    const known = this.#pieces.get(name) ?? [];
+    const pieces: Saved[] = [];
+    let at = count;
+    for (const piece of known) {
+      if (piece.start !== at || !sameItems(piece, messages)) break;
+      pieces.push(piece);
+      at += piece.messages.length;
+    }
+    if (at < messages.length) {
+      const tag = randomTag();
+      const key = segmentKey(this.#key, name, at, tag);
+      pieces.push({ messages: messages.slice(at), start: at, key, tag });
+    }
+    this.#pieces.set(name, pieces);
+    return pieces;
   }
 
   /** `pathName(path)`, encoded once per path. */
@@ -178,198 +233,78 @@ export class Segments {
   }
 
   /** The blocks last seen of the list at path `name`, by `start / size`. */
-  #blocksOf(name: string): (Block | undefined)[] {
+  #blocksOf(name: string): (Saved | undefined)[] {
     const known = this.#blocks.get(name);
     if (known !== undefined) return known;
-    const blocks: (Block | undefined)[] = [];
+    const blocks: (Saved | undefined)[] = [];
     this.#blocks.set(name, blocks);
     return blocks;
   }
 
   /**
-   * The block of `messages` from `start` on (its segment key). The same message objects as
-   * last time (a memory's own, unchanged: see `StateModule.checkpointDict`) are the same
-   * segment without copying or serialising them; other messages are serialised and hashed
-   * (or, for a block loaded from the session, compared by their JSON first).
+   * The block of `messages` from `start` on. The same message objects as last time are the
+   * same segment without copying or serialising them; other objects are compared by their
+   * JSON with the block last seen there (copies: a loaded state, a memory without
+   * `checkpointDict`); a block that differs is a new segment of this process's generation.
    */
   #blockAt(
     name: string,
-    blocks: (Block | undefined)[],
+    blocks: (Saved | undefined)[],
     messages: readonly JsonValue[],
     start: number,
-  ): Block {
+  ): Saved {
     const at = start / this.#size;
     const known = blocks[at];
-    if (known !== undefined && sameItems(known.messages, messages, start)) return known;
+    if (known !== undefined && sameItems(known, messages)) return known;
     const items = messages.slice(start, start + this.#size);
-    if (known === undefined && this.#objects) {
-      // A new block of an object store: no known version to compare it with, and a store in
-      // this process needs no content key to dedupe writes across processes (two agents on
-      // one InMemorySession that seal the same block write two segments, which is all).
-      // 64 random bits collide as rarely as the hash's; no JSON text, no hash.
-      const block = {
-        messages: items,
-        key: `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${randomKey()}`,
-      };
-      blocks[at] = block;
-      return block;
+    if (known !== undefined) {
+      // Other objects: the same block when their JSON is the same (copies of its messages).
+      known.json ??= JSON.stringify(known.messages);
+      const json = JSON.stringify(items);
+      if (json === known.json) {
+        const same = { messages: items, start, json, key: known.key, tag: known.tag };
+        blocks[at] = same;
+        return same;
+      }
     }
-    const json = JSON.stringify(items);
-    const key =
-      known?.json === json
-        ? known.key
-        : `${this.#key}${SEGMENT_SEPARATOR}${name}.${start}.${contentHash(json)}`;
-    const block = { messages: items, key };
+    // A key is never used for two contents: a block replaced at a position whose key is of
+    // this generation starts a new generation.
+    if (known?.tag === this.#generation) this.#generation = randomTag();
+    const tag = this.#generation;
+    const block = { messages: items, start, key: segmentKey(this.#key, name, start, tag), tag };
     blocks[at] = block;
     return block;
   }
 
-  /** Remembers the blocks of a loaded state (so its unchanged segments are not hashed again). */
-  learn(sealed: readonly SealedList[], blocks: ReadonlyMap<string, JsonValue[]>): void {
+  /**
+   * Remembers the segments of a loaded state: its blocks (so unchanged ones are not written
+   * again) and its pieces (kept while the agent's memory holds the same objects).
+   */
+  learn(sealed: readonly SealedList[], segments: ReadonlyMap<string, JsonValue[]>): void {
     for (const list of sealed) {
+      if (list.size !== undefined && list.size !== this.#size) continue;
       const name = this.#nameOf(list.path);
-      for (const key of list.keys) {
-        const messages = blocks.get(key);
+      const known = this.#blocksOf(name);
+      list.keys.forEach((key, i) => {
+        const messages = segments.get(key);
         const start = messages && segmentStart(key);
-        if (messages === undefined || start === undefined || start % this.#size !== 0) continue;
-        const known = this.#blocksOf(name);
-        known[start / this.#size] = { messages, json: JSON.stringify(messages), key };
-      }
+        if (messages === undefined || start === undefined || i >= list.blocks) return;
+        // Positional keys only (an older version's, hashed, are as good as a generation).
+        const tag = key.slice(-16);
+        if (start % this.#size !== 0 || messages.length !== this.#size || !TAG.test(tag)) return;
+        if (segmentKey(this.#key, name, start, tag) !== key) return;
+        known[start / this.#size] = { messages, start, json: JSON.stringify(messages), key, tag };
+      });
     }
   }
 }
 
-/**
- * The state of a checkpoint head with its segments' messages put back: each sealed list's
- * messages, in order, before the tail the head kept. `segments` maps each key to the
- * segment's messages (`readSegment`).
- */
-export function joinState(
-  state: JsonObject,
-  sealed: readonly SealedList[],
-  segments: ReadonlyMap<string, JsonValue[]>,
-): JsonObject {
-  let joined = state;
-  for (const list of sealed) {
-    const before = list.keys.flatMap((key) => segments.get(key) ?? []);
-    joined = putAt(joined, list.path, 0, (tail) => [
-      ...before,
-      ...(Array.isArray(tail) ? tail : []),
-    ]);
-  }
-  return joined;
+/** What a split collects. */
+interface Out {
+  readonly sealed: JsonObject[];
+  readonly keys: Set<string>;
+  readonly writes: SegmentWrite[];
 }
 
-function putAt(
-  node: JsonObject,
-  path: readonly string[],
-  at: number,
-  change: (value: JsonValue | undefined) => JsonValue,
-): JsonObject {
-  const name = path[at] as string;
-  const value = node[name];
-  if (at === path.length - 1) return { ...node, [name]: change(value) };
-  const inner = isJsonObject(value) ? value : {};
-  return { ...node, [name]: putAt(inner, path, at + 1, change) };
-}
-
-/** The messages of segment `key`'s saved value; throws `SessionCorruptError` naming the key. */
-export function readSegment(key: string, value: JsonObject | undefined): JsonValue[] {
-  if (value === undefined) {
-    throw new SessionCorruptError(
-      `The checkpoint refers to segment "${key}", which the session does not hold; the segment was deleted or never written. Restore it or delete the checkpoint (deleteCheckpoint()).`,
-      key,
-    );
-  }
-  const messages = value['messages'];
-  if (
-    value['format'] !== SEGMENT_FORMAT ||
-    !Array.isArray(messages) ||
-    value['start'] !== segmentStart(key)
-  ) {
-    throw new SessionCorruptError(
-      `Segment "${key}" is not a checkpoint segment (${SEGMENT_FORMAT} with its start and messages); it was overwritten. Restore it or delete the checkpoint (deleteCheckpoint()).`,
-      key,
-    );
-  }
-  return messages;
-}
-
-/** Reads a head's `sealed` list; throws `SessionCorruptError` naming `key` when malformed. */
-export function readSealed(key: string, value: JsonValue | undefined): SealedList[] {
-  if (value === undefined) return [];
-  const ok =
-    Array.isArray(value) &&
-    value.every(
-      (list) =>
-        isJsonObject(list) &&
-        Array.isArray(list['path']) &&
-        list['path'].length > 0 &&
-        list['path'].every((name) => typeof name === 'string') &&
-        Array.isArray(list['keys']) &&
-        list['keys'].every((k) => typeof k === 'string' && isSegmentKeyOf(k, key)),
-    );
-  if (!ok) {
-    throw new SessionCorruptError(
-      `The checkpoint under "${key}" has a malformed "sealed" list (expected [{ path, keys }] of this key's segments).`,
-      key,
-    );
-  }
-  return value as unknown as SealedList[];
-}
-
-// What follows the separator in a segment key: `<path>.<start>.<hash>`.
-const SEGMENT_SUFFIX = /^[^.~]+\.\d+\.[0-9a-f]{16}$/;
-
-/** A messages path as one key part: names URI-encoded (dots and tildes too), joined by `/`. */
-function pathName(path: readonly string[]): string {
-  return path
-    .map((name) => encodeURIComponent(name).replace(/\./g, '%2E').replace(/~/g, '%7E'))
-    .join('/');
-}
-
-/** Whether `key` names a segment of durable key `owner`. */
-export function isSegmentKeyOf(key: string, owner: string): boolean {
-  return segmentOwner(key) === owner;
-}
-
-/** The durable key a segment key belongs to, or `undefined` for a key of another kind. */
-export function segmentOwner(key: string): string | undefined {
-  const at = key.lastIndexOf(SEGMENT_SEPARATOR);
-  if (at <= 0 || !SEGMENT_SUFFIX.test(key.slice(at + SEGMENT_SEPARATOR.length))) return undefined;
-  return key.slice(0, at);
-}
-
-/** The start index a segment key names. */
-function segmentStart(key: string): number | undefined {
-  const tail = key.slice(key.lastIndexOf(SEGMENT_SEPARATOR) + SEGMENT_SEPARATOR.length);
-  const parts = tail.split('.');
-  const start = Number(parts[parts.length - 2]);
-  return Number.isInteger(start) ? start : undefined;
-}
-
-// Random bytes for the keys of blocks sealed for an object store, drawn 8 at a time from a
-// pool filled 64 keys at once (a call of randomBytes costs more than the key's other work).
-const POOL_KEYS = 64;
-let pool = Buffer.alloc(0);
-let drawn = 0;
-
-/** 16 random hex digits: the key of a block sealed for an object store (see `Segments.split`). */
-function randomKey(): string {
-  if (drawn >= pool.length) {
-    pool = randomBytes(8 * POOL_KEYS);
-    drawn = 0;
-  }
-  drawn += 8;
-  return pool.toString('hex', drawn - 8, drawn);
-}
-
-/**
- * A 64-bit content hash of `text` as 16 hex digits (the first of its SHA-256), so two
- * processes that sealed different messages at one position write different keys. Native:
- * a JavaScript loop over a block's ~25 KB of JSON, run a few times a conversation, stayed
- * in V8's slower tiers at ~0.5 ms a block.
- */
-export function contentHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
+/** The head's value of a segmented `messages` array: every message is in a segment. */
+const EMPTY: JsonValue[] = Object.freeze([]) as unknown as JsonValue[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json.js';
+import { isFrozenJson } from './frozenJson.js';
 import { copyJsonState, copyJsonStateSharing, isJsonState } from './jsonCopy.js';
 
 /** What a JSON file gives back for `value`. */
@@ -180,5 +181,48 @@ describe('copyJsonStateSharing', () => {
     expect(
       copyJsonStateSharing({ list: [new Date(0)] } as unknown as JsonObject, previous),
     ).toBeUndefined();
+  });
+});
+
+describe('deeply frozen values (immutable Msgs)', () => {
+  const deepFreeze = <T>(value: T): T => {
+    if (typeof value === 'object' && value !== null) {
+      for (const item of Object.values(value)) deepFreeze(item);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  const msg = () =>
+    deepFreeze({ id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }], metadata: {} });
+
+  it('shares a deeply frozen object instead of copying it, in both copies', () => {
+    const frozen = msg();
+    const state: JsonObject = { memory: { messages: [frozen] } };
+    const copy = copyJsonState(state)!;
+    expect(copy).toEqual(roundTrip(state));
+    expect((copy['memory'] as { messages: unknown[] }).messages[0]).toBe(frozen);
+    expect(copy['memory']).not.toBe(state['memory']);
+    const other = msg();
+    const shared = copyJsonStateSharing({ memory: { messages: [frozen, other] } }, copy)!;
+    const messages = (shared['memory'] as { messages: unknown[] }).messages;
+    expect(messages[0]).toBe(frozen);
+    expect(messages[1]).toBe(other);
+  });
+
+  it('copies what is frozen only on the surface, or holds what a JSON round trip changes', () => {
+    const shallow = Object.freeze({ id: 'm1', content: [{ text: 'hi' }] });
+    expect(isFrozenJson(shallow)).toBe(false);
+    const copy = copyJsonState({ m: shallow as unknown as JsonObject })!;
+    expect(copy['m']).not.toBe(shallow);
+    expect(copy['m']).toEqual(shallow);
+    // biome-ignore lint/suspicious/noSparseArray: a hole, which JSON turns into null
+    for (const odd of [{ n: -0 }, { u: undefined }, [1, , 2], { d: new Date(0) }]) {
+      expect(isFrozenJson(deepFreeze(odd))).toBe(false);
+      const state = { odd } as unknown as JsonObject;
+      const made = copyJsonState(state);
+      if (made !== undefined) expect(made).toEqual(roundTrip(state));
+    }
+    expect(isFrozenJson(msg())).toBe(true);
+    expect(isFrozenJson({ id: 'plain' })).toBe(false);
   });
 });

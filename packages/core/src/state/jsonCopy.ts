@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json.js';
+import { isFrozenJson } from './frozenJson.js';
 
 // Deeper than this the walkers give up (a cycle, or a state too deep to tell quickly) and
 // the caller takes the slow, exact path (`assertJsonState` and a JSON round trip).
@@ -12,8 +13,9 @@ const NOT_JSON: unique symbol = Symbol('not JSON');
  * `undefined` dropped, array holes as `null`, `-0` as `0`), made in one walk that also checks
  * it is plain JSON; `undefined` when it is not (a `NaN`, a `Date`, a function, a cycle...) or
  * is nested deeper than 1,000 levels, for the caller to name the problem with
- * `assertJsonState` or copy it the slow way. Strings are shared (they cannot change), so the
- * copy costs a walk of the objects, not a serialisation of their text.
+ * `assertJsonState` or copy it the slow way. Strings are shared (they cannot change), and so
+ * are deeply frozen objects (`isFrozenJson`: immutable Msgs), so the copy costs a walk of the
+ * other objects, not a serialisation of their text.
  */
 export function copyJsonState(state: JsonObject): JsonObject | undefined {
   const copy = copyObject(state, 0);
@@ -40,6 +42,17 @@ function copyValue(value: unknown, depth: number): unknown {
   }
 }
 
+/**
+ * `copyValue` of an array's item, sharing a deeply frozen one: the items of arrays are where
+ * a state holds Msgs (memory, a call's input), so only they are checked (a check per object
+ * of the state would cost more than the copy of its small objects).
+ */
+function copyItem(item: unknown, depth: number): unknown {
+  return typeof item === 'object' && item !== null && isFrozenJson(item, depth)
+    ? item
+    : copyValue(item, depth);
+}
+
 function copyArray(value: readonly unknown[], depth: number): unknown[] | typeof NOT_JSON {
   if (depth >= MAX_DEPTH) return NOT_JSON;
   const copy = new Array<unknown>(value.length);
@@ -51,7 +64,7 @@ function copyArray(value: readonly unknown[], depth: number): unknown[] | typeof
       copy[i] = null;
       continue;
     }
-    const inner = copyValue(item, depth + 1);
+    const inner = copyItem(item, depth + 1);
     if (inner === NOT_JSON) return NOT_JSON;
     copy[i] = inner;
   }
@@ -157,7 +170,10 @@ function shareArray(
       if (i in value) return NOT_JSON;
       inner = null;
     } else {
-      inner = shareValue(item, previous[i], depth + 1);
+      inner =
+        typeof item === 'object' && item !== null && isFrozenJson(item, depth + 1)
+          ? item
+          : shareValue(item, previous[i], depth + 1);
       if (inner === NOT_JSON) return NOT_JSON;
     }
     if (copy === undefined) {

@@ -1,12 +1,15 @@
 import {
   assertJsonState,
   assertSessionKey,
+  type CheckpointWrite,
   checkExpectedVersion,
   checkOptions,
   isJsonObject,
   type JsonObject,
   optionNames,
+  registerCheckpointBatch,
   type SaveOptions,
+  type Session,
   SessionConflictError,
   SessionCorruptError,
   type VersionedSession,
@@ -76,6 +79,11 @@ export class SqliteSession implements VersionedSession {
       delete: `DELETE FROM ${table} WHERE key = ?`,
       list: `SELECT key FROM ${table}`,
     };
+    registerCheckpointBatch(
+      this,
+      { saveCheckpoint: async (...args) => this.#saveCheckpoint(...args) },
+      intact,
+    );
   }
 
   /** The database file (or `':memory:'`). */
@@ -120,6 +128,57 @@ export class SqliteSession implements VersionedSession {
     });
   }
 
+  /**
+   * A durable checkpoint in one transaction: its new segments, its head at `expectedVersion`
+   * (a conflict rolls everything back), and the deletes of the segments it dropped. One
+   * commit a checkpoint instead of one per segment, head and delete.
+   */
+  #saveCheckpoint(
+    writes: readonly CheckpointWrite[],
+    key: string,
+    head: JsonObject,
+    expected: number,
+    deletes: readonly string[],
+  ): void {
+    const method = 'SqliteSession.save()';
+    for (const write of writes) {
+      assertSessionKey(write.key, method);
+      assertJsonState(write.value, method);
+    }
+    assertSessionKey(key, method);
+    assertJsonState(head, method);
+    checkExpectedVersion({ expectedVersion: expected }, method);
+    const texts = writes.map((write) => JSON.stringify(write.value));
+    const json = JSON.stringify(head);
+    const now = new Date().toISOString();
+    const db = this.#db;
+    const sql = this.#sql;
+    db.use(`saving ${JSON.stringify(key)}`, (conn) => {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        for (const [i, write] of writes.entries())
+          db.statement(conn, sql.save).run(write.key, texts[i] as string, now);
+        const { changes } =
+          expected === 0
+            ? db.statement(conn, sql.create).run(key, json, now)
+            : db.statement(conn, sql.update).run(json, now, key, expected);
+        if (Number(changes) !== 1) {
+          const row = db.statement(conn, sql.version).get(key);
+          throw new SessionConflictError(key, expected, Number(row?.['version'] ?? 0));
+        }
+        for (const gone of deletes) db.statement(conn, sql.delete).run(gone);
+        conn.exec('COMMIT');
+      } catch (error) {
+        try {
+          conn.exec('ROLLBACK');
+        } catch {
+          // SQLite rolled back already (some errors end the transaction): the error is the news.
+        }
+        throw error;
+      }
+    });
+  }
+
   /** The state saved under `key`, as a fresh object, or `undefined`. */
   async load(key: string): Promise<JsonObject | undefined> {
     assertSessionKey(key, 'SqliteSession.load()');
@@ -161,6 +220,14 @@ export class SqliteSession implements VersionedSession {
     if (row === undefined) return undefined;
     return parseRow(row, key, `${db.store} table ${this.table}`);
   }
+}
+
+const { save, loadVersioned, delete: remove } = SqliteSession.prototype;
+
+/** Whether `session` still runs SqliteSession's own save, loadVersioned and delete. */
+function intact(session: Session): boolean {
+  const own = session as SqliteSession;
+  return own.save === save && own.loadVersioned === loadVersioned && own.delete === remove;
 }
 
 function parseRow(row: Record<string, unknown>, key: string, where: string): VersionedState {

@@ -267,9 +267,10 @@ export function sessionConformance(
       const segments = (await inner.list()).filter((k) => segmentOwner(k) === 'long');
       const longestKey = Math.max(...segments.map((k) => Buffer.byteLength(k)));
       expect(lateIndex).toBeLessThan(segments.length * (longestKey + 8) + 64);
-      // Every sealed segment was written once: the segment bytes written are the stored ones.
+      // Every message was written at most twice: once in a piece of the tail when it was new,
+      // once in its sealed block (pieces are deleted once sealed), never again.
       const stored = await storedSize(inner);
-      expect(counter.segmentBytes).toBeLessThan(stored * 1.1);
+      expect(counter.segmentBytes).toBeLessThan(stored * 2.5);
       // Proportional: twice the turns, about twice the bytes.
       expect(stored / storedAtHalf).toBeGreaterThan(1.7);
       expect(stored / storedAtHalf).toBeLessThan(2.3);

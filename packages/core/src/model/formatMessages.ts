@@ -1,16 +1,13 @@
-import { isJsonObject, type JsonObject } from '../json.js';
-import type { ContentBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
-import { toolOutputText } from '../message/readers.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
-import type {
-  AssistantChatMessage,
-  ChatContentPart,
-  ChatMessage,
-  ChatThinking,
-  ChatToolCall,
-  UserChatMessage,
-} from './chatMessage.js';
+import type { ChatMessage, ToolChatMessage } from './chatMessage.js';
+import {
+  assistantMessage,
+  type MsgWireForm,
+  systemMessage,
+  userMessage,
+  wireFormOf,
+} from './msgWireForm.js';
 
 /** Options of `formatMessages`. */
 export interface FormatOptions {
@@ -38,7 +35,13 @@ const FORMAT_KEYS = optionNames<FormatOptions>({ systemPrompt: true, selfName: t
 export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMessage[];
 
 /**
- * Maps Msgs to OpenAI chat messages, in time linear in their size.
+ * Maps Msgs to OpenAI chat messages, in time linear in the Msgs it has not formatted before.
+ *
+ * Msgs are immutable values, so each Msg's wire form is built the first time it is
+ * formatted and kept for as long as the Msg lives: a request formats only the Msgs added
+ * since the last one. The chat messages made from Msgs are frozen and shared by every
+ * request that sends them (the returned array is new each time): a model adapter or hook
+ * that needs a changed message makes a copy.
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
  *   always re-serialised, so they are valid JSON).
@@ -62,32 +65,53 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
   checkOptions(options, FORMAT_KEYS, 'formatMessages()');
   const out: ChatMessage[] = [];
   if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  // Each Msg's wire form is built once and kept (Msgs are immutable): a request formats
+  // only the Msgs it has not seen, and shares the frozen wire messages of the others.
   const callIds = new Set<string>();
   for (const msg of msgs) {
+    const form = wireFormOf(msg);
     switch (msg.role) {
       case 'system':
-        out.push({ role: 'system', content: joinText(msg.content) });
+        if (form.spoken === undefined) form.spoken = systemMessage(msg);
+        out.push(form.spoken!);
         break;
       case 'user': {
         // Results must directly follow the assistant turn that asked for them.
-        const answered = pushToolResults(msg.content, callIds, out);
-        pushUser(msg, msg.name === 'user' ? undefined : msg.name, !answered, out);
+        pushToolResults(form.results, callIds, out);
+        if (form.spoken === undefined) {
+          const name = msg.name === 'user' ? undefined : sanitizeName(msg.name);
+          form.spoken = userMessage(msg, name, form.results.length === 0);
+        }
+        if (form.spoken !== null) out.push(form.spoken);
         break;
       }
       case 'assistant':
         if (isOtherAgent(msg, options.selfName)) {
-          pushUser(msg, msg.name, false, out);
+          if (form.spoken === undefined)
+            form.spoken = userMessage(msg, sanitizeName(msg.name), false);
+          if (form.spoken !== null) out.push(form.spoken);
         } else {
-          out.push(toAssistant(msg, callIds, sentBack(msg, options.model)));
-          pushToolResults(msg.content, callIds, out);
+          out.push(ownTurn(msg, form, sentBack(msg, options.model)));
+          for (const id of form.callIds) callIds.add(id);
+          pushToolResults(form.results, callIds, out);
         }
         break;
       case 'tool':
-        pushToolResults(msg.content, callIds, out);
+        pushToolResults(form.results, callIds, out);
         break;
     }
   }
   return out;
+}
+
+/** The agent's own assistant turn, with its reasoning or without, built once per Msg. */
+function ownTurn(msg: Msg, form: MsgWireForm, reasoning: boolean): ChatMessage {
+  if (reasoning) {
+    form.ownReasoning ??= assistantMessage(msg, true);
+    return form.ownReasoning;
+  }
+  form.own ??= assistantMessage(msg, false);
+  return form.own;
 }
 
 /**
@@ -104,124 +128,18 @@ export function sanitizeName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 64);
 }
 
-/** Pushes the answerable tool results of `blocks`; whether the blocks held any result. */
+/** Pushes the tool results whose call is in the request. */
 function pushToolResults(
-  blocks: readonly ContentBlock[],
+  results: readonly ToolChatMessage[],
   callIds: ReadonlySet<string>,
   out: ChatMessage[],
-): boolean {
-  let found = false;
-  for (const block of blocks) {
-    if (block.type !== 'tool_result') continue;
-    found = true;
-    if (callIds.has(block.id)) {
-      out.push({ role: 'tool', tool_call_id: block.id, content: toolOutputText(block) });
-    }
-  }
-  return found;
-}
-
-/** Pushes `msg` as a user message; an empty one only when `keepEmpty` (a real user turn). */
-function pushUser(
-  msg: Msg,
-  name: string | undefined,
-  keepEmpty: boolean,
-  out: ChatMessage[],
 ): void {
-  const content = userContent(msg.content);
-  if (!keepEmpty && content.length === 0) return;
-  const wireName = name === undefined ? '' : sanitizeName(name);
-  const message: UserChatMessage = { role: 'user', content };
-  if (wireName) message.name = wireName;
-  out.push(message);
-}
-
-function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[] {
-  if (!blocks.some((block) => block.type === 'image')) return joinText(blocks);
-  const parts: ChatContentPart[] = [];
-  for (const block of blocks) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image')
-      parts.push({ type: 'image_url', image_url: { url: block.url } });
+  for (const result of results) {
+    if (callIds.has(result.tool_call_id)) out.push(result);
   }
-  return parts;
 }
 
 /** Whether the reasoning `msg` recorded may go back to `model`: the model that produced it. */
 function sentBack(msg: Msg, model: string | undefined): boolean {
   return model !== undefined && msg.metadata['model'] === model;
-}
-
-function toAssistant(msg: Msg, callIds: Set<string>, reasoning: boolean): AssistantChatMessage {
-  const blocks = msg.content;
-  const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
-  if (reasoning) addReasoning(blocks, message);
-  let calls = 0;
-  let thinking: ChatThinking[] | undefined;
-  for (const block of blocks) {
-    if (block.type === 'tool_use') calls++;
-    else if (reasoning && block.type === 'thinking') {
-      const signed = signedThinking(block);
-      if (signed === undefined) continue;
-      thinking ??= [];
-      thinking.push(signed);
-    }
-  }
-  if (thinking !== undefined) message.thinking = thinking;
-  if (calls === 0) return message;
-  // Sized up front: a request is held for as long as its model call runs, and an array
-  // grown by push keeps room for 17 entries.
-  const toolCalls = new Array<ChatToolCall>(calls);
-  let at = 0;
-  for (const block of blocks) {
-    if (block.type !== 'tool_use') continue;
-    callIds.add(block.id);
-    const call: ChatToolCall = {
-      id: block.id,
-      type: 'function',
-      function: { name: block.name, arguments: JSON.stringify(block.input) },
-    };
-    const extra = reasoning ? block.provider?.['extraContent'] : undefined;
-    if (isJsonObject(extra)) call.extra_content = extra;
-    toolCalls[at++] = call;
-  }
-  message.tool_calls = toolCalls;
-  return message;
-}
-
-/** Puts the reasoning of `blocks` in the fields the server sent it in. */
-function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMessage): void {
-  for (const block of blocks) {
-    if (block.type !== 'thinking' || block.provider === undefined) continue;
-    const { reasoningField, reasoningDetails } = block.provider;
-    if (reasoningField === 'reasoning_content' || reasoningField === 'reasoning') {
-      const before = message[reasoningField];
-      message[reasoningField] = before === undefined ? block.thinking : before + block.thinking;
-    }
-    if (Array.isArray(reasoningDetails)) {
-      const details = reasoningDetails.filter(isJsonObject) as JsonObject[];
-      message.reasoning_details = message.reasoning_details
-        ? [...message.reasoning_details, ...details]
-        : details;
-    }
-  }
-}
-
-/** A thinking block the provider must get back unchanged, or `undefined` for plain thinking. */
-function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinking | undefined {
-  const redacted = block.provider?.['redacted'];
-  if (typeof redacted === 'string') return { type: 'redacted_thinking', data: redacted };
-  if (block.signature !== undefined) {
-    return { type: 'thinking', thinking: block.thinking, signature: block.signature };
-  }
-  return undefined;
-}
-
-function joinText(blocks: readonly ContentBlock[]): string {
-  // No array per message: most messages hold one text block, which is then used as it is.
-  let text: string | undefined;
-  for (const block of blocks) {
-    if (block.type === 'text') text = text === undefined ? block.text : `${text}\n${block.text}`;
-  }
-  return text ?? '';
 }

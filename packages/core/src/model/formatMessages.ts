@@ -39,9 +39,9 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  *
  * Msgs are immutable values, so each Msg's wire form is built the first time it is
  * formatted and kept for as long as the Msg lives: a request formats only the Msgs added
- * since the last one. The chat messages made from Msgs are frozen and shared by every
- * request that sends them (the returned array is new each time): a model adapter or hook
- * that needs a changed message makes a copy.
+ * since the last one. Every chat message returned is frozen, and those made from Msgs are
+ * shared by every request that sends them (the returned array is new each time): a model
+ * adapter or hook that needs a changed message makes a copy.
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
  *   always re-serialised, so they are valid JSON).
@@ -64,7 +64,8 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
 export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
   checkOptions(options, FORMAT_KEYS, 'formatMessages()');
   const out: ChatMessage[] = [];
-  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  if (options.systemPrompt)
+    out.push(Object.freeze({ role: 'system', content: options.systemPrompt }));
   // Each Msg's wire form is built once and kept (Msgs are immutable): a request formats
   // only the Msgs it has not seen, and shares the frozen wire messages of the others.
   const callIds = new Set<string>();

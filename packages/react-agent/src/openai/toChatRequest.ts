@@ -71,7 +71,8 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
 
 /**
  * The messages without the `thinking` an Anthropic model signed (not a Chat Completions
- * field, which OpenAI rejects); the same array when no message has any.
+ * field, which OpenAI rejects); the same array when no message has any. The copy of a
+ * frozen message (the formatter's, shared by every request) is made once, and frozen too.
  */
 function withoutThinking(messages: ChatMessage[]): ChatMessage[] {
   if (!messages.some((message) => message.role === 'assistant' && message.thinking)) {
@@ -79,9 +80,21 @@ function withoutThinking(messages: ChatMessage[]): ChatMessage[] {
   }
   return messages.map((message) => {
     if (message.role !== 'assistant' || message.thinking === undefined) return message;
-    const { thinking: _signed, ...rest } = message;
-    return rest;
+    if (!Object.isFrozen(message)) return unsigned(message);
+    let copy = unsignedCopies.get(message);
+    if (copy === undefined) {
+      copy = Object.freeze(unsigned(message));
+      unsignedCopies.set(message, copy);
+    }
+    return copy;
   });
+}
+
+const unsignedCopies = new WeakMap<ChatMessage, ChatMessage>();
+
+function unsigned(message: ChatMessage & { role: 'assistant' }): ChatMessage {
+  const { thinking: _signed, ...rest } = message;
+  return rest;
 }
 
 /**

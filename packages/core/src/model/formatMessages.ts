@@ -2,12 +2,18 @@ import type { Msg } from '../message/msg.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
 import type { ChatMessage, ToolChatMessage } from './chatMessage.js';
 import {
-  assistantMessage,
-  type MsgWireForm,
-  systemMessage,
-  userMessage,
-  wireFormOf,
-} from './msgWireForm.js';
+  isSent,
+  keptOtherTurn,
+  keptOwnTurn,
+  keptResults,
+  keptSystem,
+  keptUser,
+  ownMessage,
+  ownResults,
+} from './keptWireForms.js';
+import type { WireResults } from './msgWireForm.js';
+
+export { sanitizeName } from './msgWireForm.js';
 
 /** Options of `formatMessages`. */
 export interface FormatOptions {
@@ -70,49 +76,35 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
   // only the Msgs it has not seen, and shares the frozen wire messages of the others.
   const callIds = new Set<string>();
   for (const msg of msgs) {
-    const form = wireFormOf(msg);
     switch (msg.role) {
       case 'system':
-        if (form.spoken === undefined) form.spoken = systemMessage(msg);
-        out.push(form.spoken!);
+        out.push(keptSystem(msg));
         break;
       case 'user': {
+        const form = keptUser(msg);
         // Results must directly follow the assistant turn that asked for them.
         pushToolResults(form.results, callIds, out);
-        if (form.spoken === undefined) {
-          const name = msg.name === 'user' ? undefined : sanitizeName(msg.name);
-          form.spoken = userMessage(msg, name, form.results.length === 0);
-        }
-        if (form.spoken !== null) out.push(form.spoken);
+        if (isSent(form.spoken)) out.push(form.spoken);
         break;
       }
       case 'assistant':
         if (isOtherAgent(msg, options.selfName)) {
-          if (form.spoken === undefined)
-            form.spoken = userMessage(msg, sanitizeName(msg.name), false);
-          if (form.spoken !== null) out.push(form.spoken);
+          const spoken = keptOtherTurn(msg);
+          if (spoken !== undefined) out.push(spoken);
         } else {
-          out.push(ownTurn(msg, form, sentBack(msg, options.model)));
-          for (const id of form.callIds) callIds.add(id);
-          pushToolResults(form.results, callIds, out);
+          const reasoning = sentBack(msg, options.model);
+          const turn = keptOwnTurn(msg, reasoning);
+          out.push(ownMessage(turn, reasoning));
+          for (const block of msg.content) if (block.type === 'tool_use') callIds.add(block.id);
+          pushToolResults(ownResults(turn), callIds, out);
         }
         break;
       case 'tool':
-        pushToolResults(form.results, callIds, out);
+        pushToolResults(keptResults(msg), callIds, out);
         break;
     }
   }
   return out;
-}
-
-/** The agent's own assistant turn, with its reasoning or without, built once per Msg. */
-function ownTurn(msg: Msg, form: MsgWireForm, reasoning: boolean): ChatMessage {
-  if (reasoning) {
-    form.ownReasoning ??= assistantMessage(msg, true);
-    return form.ownReasoning;
-  }
-  form.own ??= assistantMessage(msg, false);
-  return form.own;
 }
 
 /**
@@ -124,20 +116,22 @@ function isOtherAgent(msg: Msg, selfName: string | undefined): boolean {
   return selfName !== undefined && msg.name !== selfName && msg.name !== 'assistant';
 }
 
-/** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */
-export function sanitizeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 64);
-}
-
 /** Pushes the tool results whose call is in the request. */
 function pushToolResults(
-  results: readonly ToolChatMessage[],
+  results: WireResults,
   callIds: ReadonlySet<string>,
   out: ChatMessage[],
 ): void {
-  for (const result of results) {
-    if (callIds.has(result.tool_call_id)) out.push(result);
+  if (results === undefined) return;
+  if (!isList(results)) {
+    if (callIds.has(results.tool_call_id)) out.push(results);
+    return;
   }
+  for (const result of results) if (callIds.has(result.tool_call_id)) out.push(result);
+}
+
+function isList(results: NonNullable<WireResults>): results is readonly ToolChatMessage[] {
+  return Array.isArray(results);
 }
 
 /** Whether the reasoning `msg` recorded may go back to `model`: the model that produced it. */

@@ -180,11 +180,28 @@ describe("formatMessages keeps each Msg's wire form", () => {
     expect(JSON.stringify(formatMessages(history, options))).toBe(text);
   });
 
-  it('rebuilds a Msg whose content was replaced in place (against the contract)', () => {
+  it('formats a changed Msg (a new value) anew, and the old one as before', () => {
     const msg = createMsg({ name: 'user', role: 'user', content: 'before' });
-    expect(formatMessages([msg])).toEqual([{ role: 'user', content: 'before' }]);
-    (msg as { content: readonly ContentBlock[] }).content = [{ type: 'text', text: 'after' }];
-    expect(formatMessages([msg])).toEqual([{ role: 'user', content: 'after' }]);
+    const first = formatMessages([msg]);
+    const changed: Msg = { ...msg, content: [{ type: 'text', text: 'after' }] };
+    expect(formatMessages([changed])).toEqual([{ role: 'user', content: 'after' }]);
+    expect(formatMessages([msg])[0]).toBe(first[0]);
+  });
+
+  it("keeps both forms of an assistant Msg formatted as its own turn and as another agent's", () => {
+    const msg = createMsg({
+      name: 'bot-2',
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'tool_use', id: 'c1', name: 'f', input: {} },
+      ],
+    });
+    const own = formatMessages([msg], { selfName: 'bot-2' });
+    const other = formatMessages([msg], { selfName: 'me' });
+    expect(other).toEqual([{ role: 'user', content: 'hi', name: 'bot-2' }]);
+    expect(formatMessages([msg], { selfName: 'bot-2' })[0]).toBe(own[0]);
+    expect(formatMessages([msg], { selfName: 'me' })[0]).toBe(other[0]);
   });
 });
 

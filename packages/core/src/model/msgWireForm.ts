@@ -12,30 +12,6 @@ import type {
   UserChatMessage,
 } from './chatMessage.js';
 
-/**
- * The wire form of one Msg, kept for as long as the Msg lives (Msgs are immutable values,
- * so the same Msg always formats the same way). Only what depends on the Msg alone is
- * kept; what depends on the rest of the request (which tool results have their call in
- * it) is decided per request from `results` and `callIds`. Each form is built the first
- * time a request needs it. Every wire object in it is frozen: requests share them.
- */
-export interface MsgWireForm {
-  /** What the form was built from: a Msg changed in place (against the contract) is rebuilt. */
-  readonly content: readonly ContentBlock[];
-  readonly length: number;
-  readonly name: string;
-  /** The Msg's `tool_result` blocks as tool messages, in block order (empty when none). */
-  readonly results: readonly ToolChatMessage[];
-  /** The ids of the Msg's `tool_use` blocks, in block order. */
-  readonly callIds: readonly string[];
-  /** A system or user Msg, or another agent's turn: its message, or `null` when skipped. */
-  spoken?: ChatMessage | null;
-  /** The agent's own assistant turn, without and with its reasoning. */
-  own?: AssistantChatMessage;
-  ownReasoning?: AssistantChatMessage;
-}
-
-const forms = new WeakMap<Msg, MsgWireForm>();
 let built = 0;
 
 /**
@@ -47,52 +23,28 @@ export function wireMessagesBuilt(): number {
   return built;
 }
 
-/** The kept wire form of `msg`, made (without any message yet) when it has none. */
-export function wireFormOf(msg: Msg): MsgWireForm {
-  const known = forms.get(msg);
-  if (
-    known !== undefined &&
-    known.content === msg.content &&
-    known.length === msg.content.length &&
-    known.name === msg.name
-  ) {
-    return known;
-  }
-  const form: MsgWireForm = {
-    content: msg.content,
-    length: msg.content.length,
-    name: msg.name,
-    results: toolResults(msg.content),
-    callIds: toolCallIds(msg.content),
-  };
-  forms.set(msg, form);
-  return form;
-}
+/** The tool results of a Msg as wire messages: one, several (in block order), or none. */
+export type WireResults = ToolChatMessage | readonly ToolChatMessage[] | undefined;
 
-function toolResults(blocks: readonly ContentBlock[]): readonly ToolChatMessage[] {
-  let results: ToolChatMessage[] | undefined;
+/** The `tool_result` blocks of `blocks` as frozen tool messages. */
+export function toolResults(blocks: readonly ContentBlock[]): WireResults {
+  let count = 0;
+  for (const block of blocks) if (block.type === 'tool_result') count++;
+  if (count === 0) return undefined;
+  // Sized exactly: an array grown by push keeps room for 17 entries, for the Msg's life.
+  const results = new Array<ToolChatMessage>(count);
+  let at = 0;
   for (const block of blocks) {
     if (block.type !== 'tool_result') continue;
     built++;
-    results ??= [];
-    results.push(
-      Object.freeze({ role: 'tool', tool_call_id: block.id, content: toolOutputText(block) }),
-    );
+    results[at++] = Object.freeze({
+      role: 'tool',
+      tool_call_id: block.id,
+      content: toolOutputText(block),
+    });
   }
-  return results === undefined ? NONE : Object.freeze(results);
+  return count === 1 ? results[0] : Object.freeze(results);
 }
-
-function toolCallIds(blocks: readonly ContentBlock[]): readonly string[] {
-  let ids: string[] | undefined;
-  for (const block of blocks) {
-    if (block.type !== 'tool_use') continue;
-    ids ??= [];
-    ids.push(block.id);
-  }
-  return ids === undefined ? NONE : Object.freeze(ids);
-}
-
-const NONE: readonly never[] = Object.freeze([]);
 
 /** `msg` as a system message. */
 export function systemMessage(msg: Msg): ChatMessage {
@@ -101,8 +53,8 @@ export function systemMessage(msg: Msg): ChatMessage {
 }
 
 /**
- * `msg` as a user message named `name` (sanitized by the caller), or `null` when it has
- * no content and `keepEmpty` is false.
+ * `msg` as a user message named `name` (sanitized here), or `null` when it has no content
+ * and `keepEmpty` is false.
  */
 export function userMessage(
   msg: Msg,
@@ -112,9 +64,17 @@ export function userMessage(
   const content = userContent(msg.content);
   if (!keepEmpty && content.length === 0) return null;
   built++;
-  const message: UserChatMessage = { role: 'user', content };
-  if (name) message.name = name;
+  const wireName = name === undefined ? '' : sanitizeName(name);
+  // One literal per shape: a field added later goes to a separate property store.
+  const message: UserChatMessage = wireName
+    ? { role: 'user', content, name: wireName }
+    : { role: 'user', content };
   return Object.freeze(message);
+}
+
+/** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */
+export function sanitizeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 64);
 }
 
 function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[] {
@@ -131,6 +91,22 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
       );
   }
   return Object.freeze(parts) as ChatContentPart[];
+}
+
+/**
+ * Whether `msg` recorded reasoning its own turn sends back to the model that produced it
+ * (otherwise its turn is the same with reasoning and without).
+ */
+export function hasReasoning(msg: Msg): boolean {
+  for (const block of msg.content) {
+    if (
+      block.type === 'thinking' &&
+      (block.provider !== undefined || block.signature !== undefined)
+    )
+      return true;
+    if (block.type === 'tool_use' && block.provider !== undefined) return true;
+  }
+  return false;
 }
 
 /** The agent's own assistant Msg as an assistant message, with its reasoning or without. */
@@ -167,7 +143,12 @@ export function assistantMessage(msg: Msg, reasoning: boolean): AssistantChatMes
     if (isJsonObject(extra)) call.extra_content = extra;
     toolCalls[at++] = Object.freeze(call);
   }
-  message.tool_calls = Object.freeze(toolCalls) as ChatToolCall[];
+  const frozenCalls = Object.freeze(toolCalls) as ChatToolCall[];
+  // The usual turn (no reasoning sent back) as one literal of its final shape.
+  if (Object.keys(message).length === 2) {
+    return Object.freeze({ role: 'assistant', content: message.content, tool_calls: frozenCalls });
+  }
+  message.tool_calls = frozenCalls;
   return Object.freeze(message);
 }
 

@@ -294,11 +294,13 @@ class RetriedBody {
 
 /**
  * Whether nothing of `params` can change before a retry: each message, each tool schema and
- * every other object in it frozen (`stream_options` is the adapter's own).
+ * every other object in it frozen.
  */
 function onlyFrozenParts(params: ChatParams): boolean {
-  for (const [key, value] of Object.entries(params)) {
-    if (typeof value !== 'object' || value === null || key === 'stream_options') continue;
+  // for…in: no array of entries per request.
+  for (const key in params) {
+    const value = (params as unknown as Record<string, unknown>)[key];
+    if (typeof value !== 'object' || value === null) continue;
     if (key === 'messages' || key === 'tools') {
       for (const item of value as readonly object[]) if (!Object.isFrozen(item)) return false;
     } else if (!Object.isFrozen(value)) return false;

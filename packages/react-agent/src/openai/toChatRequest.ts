@@ -23,6 +23,9 @@ export interface ChatRequestSettings {
 
 type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
 
+/** One object for every streamed request (frozen: requests share it). */
+const INCLUDE_USAGE = Object.freeze({ include_usage: true as const });
+
 /**
  * Maps a `ChatRequest` to Chat Completions parameters (pure). Precedence, lowest first:
  * model defaults, `extraBody`, the request's `options.extra`, the request's options; the
@@ -54,7 +57,7 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
   body['model'] = settings.model;
   body['messages'] = withoutThinking(request.messages);
   body['stream'] = settings.stream;
-  if (settings.stream) body['stream_options'] = { include_usage: true };
+  if (settings.stream) body['stream_options'] = INCLUDE_USAGE;
   else delete body['stream_options'];
   const tools = request.tools ?? [];
   if (tools.length > 0) {

@@ -3,6 +3,7 @@ import { checkOptions, optionNames } from '../options/checkOptions.js';
 import type { ChatMessage, ToolChatMessage } from './chatMessage.js';
 import {
   isSent,
+  KEEP_FROM,
   keptOtherTurn,
   keptOwnTurn,
   keptResults,
@@ -11,7 +12,14 @@ import {
   ownMessage,
   ownResults,
 } from './keptWireForms.js';
-import type { WireResults } from './msgWireForm.js';
+import {
+  assistantMessage,
+  setSealing,
+  systemMessage,
+  toolMessage,
+  userMessage,
+  type WireResults,
+} from './msgWireForm.js';
 
 export { sanitizeName } from './msgWireForm.js';
 
@@ -43,11 +51,13 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
 /**
  * Maps Msgs to OpenAI chat messages, in time linear in the Msgs it has not formatted before.
  *
- * Msgs are immutable values, so each Msg's wire form is built the first time it is
- * formatted and kept for as long as the Msg lives: a request formats only the Msgs added
- * since the last one. Every chat message returned is frozen, and those made from Msgs are
- * shared by every request that sends them (the returned array is new each time): a model
- * adapter or hook that needs a changed message makes a copy.
+ * Msgs are immutable values, so in a request of 12 Msgs or more each Msg's wire form is
+ * built the first time it is formatted and kept for as long as the Msg lives: such a
+ * request formats only the Msgs added since the last one. Its chat messages are frozen,
+ * and those made from Msgs are shared by every request that sends them (the returned array
+ * is new each time): a model adapter or hook that needs a changed message makes a copy. A
+ * shorter request is formatted afresh, its messages its caller's own (keeping a form costs
+ * more than a short history saves).
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
  *   always re-serialised, so they are valid JSON).
@@ -69,6 +79,7 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  */
 export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
   checkOptions(options, FORMAT_KEYS, 'formatMessages()');
+  if (msgs.length < KEEP_FROM) return formatAfresh(msgs, options);
   const out: ChatMessage[] = [];
   if (options.systemPrompt)
     out.push(Object.freeze({ role: 'system', content: options.systemPrompt }));
@@ -95,7 +106,7 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
           const reasoning = sentBack(msg, options.model);
           const turn = keptOwnTurn(msg, reasoning);
           out.push(ownMessage(turn, reasoning));
-          for (const block of msg.content) if (block.type === 'tool_use') callIds.add(block.id);
+          addCallIds(msg, callIds);
           pushToolResults(ownResults(turn), callIds, out);
         }
         break;
@@ -105,6 +116,61 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
     }
   }
   return out;
+}
+
+/** A short request, built for this call alone: nothing kept, nothing frozen. */
+function formatAfresh(msgs: readonly Msg[], options: FormatOptions): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  const callIds = new Set<string>();
+  setSealing(false);
+  try {
+    for (const msg of msgs) {
+      switch (msg.role) {
+        case 'system':
+          out.push(systemMessage(msg));
+          break;
+        case 'user': {
+          const answered = pushFreshResults(msg, callIds, out);
+          const name = msg.name === 'user' ? undefined : msg.name;
+          const spoken = userMessage(msg, name, !answered);
+          if (spoken !== null) out.push(spoken);
+          break;
+        }
+        case 'assistant':
+          if (isOtherAgent(msg, options.selfName)) {
+            const spoken = userMessage(msg, msg.name, false);
+            if (spoken !== null) out.push(spoken);
+          } else {
+            out.push(assistantMessage(msg, sentBack(msg, options.model)));
+            addCallIds(msg, callIds);
+            pushFreshResults(msg, callIds, out);
+          }
+          break;
+        case 'tool':
+          pushFreshResults(msg, callIds, out);
+          break;
+      }
+    }
+  } finally {
+    setSealing(true);
+  }
+  return out;
+}
+
+/** Pushes the Msg's answerable tool results, made for this request; whether it held any. */
+function pushFreshResults(msg: Msg, callIds: ReadonlySet<string>, out: ChatMessage[]): boolean {
+  let found = false;
+  for (const block of msg.content) {
+    if (block.type !== 'tool_result') continue;
+    found = true;
+    if (callIds.has(block.id)) out.push(toolMessage(block));
+  }
+  return found;
+}
+
+function addCallIds(msg: Msg, callIds: Set<string>): void {
+  for (const block of msg.content) if (block.type === 'tool_use') callIds.add(block.id);
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   UserChatMessage,
 } from './chatMessage.js';
 import { type FormatOptions, formatMessages } from './formatMessages.js';
+import { KEEP_FROM } from './keptWireForms.js';
 import { wireMessagesBuilt } from './msgWireForm.js';
 
 /** A small seeded generator, so a failing history can be replayed from its seed. */
@@ -132,10 +133,22 @@ describe("formatMessages keeps each Msg's wire form", () => {
   it('builds nothing for a long history already formatted (work grows with what is new)', () => {
     const history = fuzzHistory(2, 200);
     const options = { selfName: 'me', model: 'm1' };
-    for (let n = 1; n <= history.length; n++) formatMessages(history.slice(0, n), options);
+    for (let n = KEEP_FROM; n <= history.length; n++) formatMessages(history.slice(0, n), options);
     const before = wireMessagesBuilt();
-    for (let n = 1; n <= history.length; n++) formatMessages(history.slice(0, n), options);
+    for (let n = KEEP_FROM; n <= history.length; n++) formatMessages(history.slice(0, n), options);
     expect(wireMessagesBuilt() - before).toBe(0);
+  });
+
+  it('formats a short request afresh: nothing kept, its messages its own', () => {
+    const history = fuzzHistory(3, KEEP_FROM - 1);
+    const options = { selfName: 'me', model: 'm1', systemPrompt: 'Be brief.' };
+    const first = formatMessages(history, options);
+    const second = formatMessages(history, options);
+    expect(second).toEqual(first);
+    for (let i = 0; i < first.length; i++) {
+      expect(second[i]).not.toBe(first[i]);
+      expect(Object.isFrozen(first[i])).toBe(false);
+    }
   });
 
   it('gives what an uncached formatter gives, for fuzzed histories, options and growing requests', () => {
@@ -182,10 +195,11 @@ describe("formatMessages keeps each Msg's wire form", () => {
 
   it('formats a changed Msg (a new value) anew, and the old one as before', () => {
     const msg = createMsg({ name: 'user', role: 'user', content: 'before' });
-    const first = formatMessages([msg]);
+    const pad = fuzzHistory(4, KEEP_FROM);
+    const first = formatMessages([...pad, msg]);
     const changed: Msg = { ...msg, content: [{ type: 'text', text: 'after' }] };
-    expect(formatMessages([changed])).toEqual([{ role: 'user', content: 'after' }]);
-    expect(formatMessages([msg])[0]).toBe(first[0]);
+    expect(formatMessages([...pad, changed]).at(-1)).toEqual({ role: 'user', content: 'after' });
+    expect(formatMessages([...pad, msg]).at(-1)).toBe(first.at(-1));
   });
 
   it("keeps both forms of an assistant Msg formatted as its own turn and as another agent's", () => {
@@ -197,11 +211,15 @@ describe("formatMessages keeps each Msg's wire form", () => {
         { type: 'tool_use', id: 'c1', name: 'f', input: {} },
       ],
     });
-    const own = formatMessages([msg], { selfName: 'bot-2' });
-    const other = formatMessages([msg], { selfName: 'me' });
-    expect(other).toEqual([{ role: 'user', content: 'hi', name: 'bot-2' }]);
-    expect(formatMessages([msg], { selfName: 'bot-2' })[0]).toBe(own[0]);
-    expect(formatMessages([msg], { selfName: 'me' })[0]).toBe(other[0]);
+    // Plain user turns before it: nothing that changes with the agent's name.
+    const pad = Array.from({ length: KEEP_FROM }, (_, i) =>
+      createMsg({ name: 'user', role: 'user', content: `q${i}` }),
+    );
+    const own = formatMessages([...pad, msg], { selfName: 'bot-2' }).at(-1);
+    const other = formatMessages([...pad, msg], { selfName: 'me' }).at(-1);
+    expect(other).toEqual({ role: 'user', content: 'hi', name: 'bot-2' });
+    expect(formatMessages([...pad, msg], { selfName: 'bot-2' }).at(-1)).toBe(own);
+    expect(formatMessages([...pad, msg], { selfName: 'me' }).at(-1)).toBe(other);
   });
 });
 

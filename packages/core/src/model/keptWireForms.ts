@@ -29,6 +29,14 @@ class WireForm {
   }
 }
 
+/**
+ * Requests of at least this many Msgs keep each Msg's wire form; shorter ones are formatted
+ * afresh. Keeping a form costs about as much as formatting its Msg seven times over (a weak
+ * map entry and frozen objects), which a short history never pays back, while a long one
+ * is where re-formatting every request grows with the conversation.
+ */
+export const KEEP_FROM = 12;
+
 /** A Msg that sends nothing (an empty turn of another agent, a tool Msg without results). */
 const SKIP: unique symbol = Symbol('skip');
 

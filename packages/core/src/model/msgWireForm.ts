@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject } from '../json.js';
-import type { ContentBlock } from '../message/contentBlock.js';
+import type { ContentBlock, ToolResultBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
 import { toolOutputText } from '../message/readers.js';
 import type {
@@ -13,6 +13,20 @@ import type {
 } from './chatMessage.js';
 
 let built = 0;
+let sealing = true;
+
+/**
+ * Frozen when the messages are kept (shared by requests); a request formatted afresh
+ * (a short history, see `formatMessages`) is its caller's own and skips the cost.
+ */
+function seal<T>(value: T): T {
+  return sealing ? Object.freeze(value) : value;
+}
+
+/** Whether the builders freeze what they build (on unless a fresh request is being formatted). */
+export function setSealing(on: boolean): void {
+  sealing = on;
+}
 
 /**
  * How many wire messages the default formatter has built since the process started: a
@@ -35,21 +49,21 @@ export function toolResults(blocks: readonly ContentBlock[]): WireResults {
   const results = new Array<ToolChatMessage>(count);
   let at = 0;
   for (const block of blocks) {
-    if (block.type !== 'tool_result') continue;
-    built++;
-    results[at++] = Object.freeze({
-      role: 'tool',
-      tool_call_id: block.id,
-      content: toolOutputText(block),
-    });
+    if (block.type === 'tool_result') results[at++] = toolMessage(block);
   }
-  return count === 1 ? results[0] : Object.freeze(results);
+  return count === 1 ? results[0] : seal(results);
+}
+
+/** A `tool_result` block as a tool message. */
+export function toolMessage(block: ToolResultBlock): ToolChatMessage {
+  built++;
+  return seal({ role: 'tool', tool_call_id: block.id, content: toolOutputText(block) });
 }
 
 /** `msg` as a system message. */
 export function systemMessage(msg: Msg): ChatMessage {
   built++;
-  return Object.freeze({ role: 'system', content: joinText(msg.content) });
+  return seal({ role: 'system', content: joinText(msg.content) });
 }
 
 /**
@@ -69,7 +83,7 @@ export function userMessage(
   const message: UserChatMessage = wireName
     ? { role: 'user', content, name: wireName }
     : { role: 'user', content };
-  return Object.freeze(message);
+  return seal(message);
 }
 
 /** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */
@@ -81,16 +95,16 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
   if (!blocks.some((block) => block.type === 'image')) return joinText(blocks);
   const parts: ChatContentPart[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') parts.push(Object.freeze({ type: 'text', text: block.text }));
+    if (block.type === 'text') parts.push(seal({ type: 'text', text: block.text }));
     else if (block.type === 'image')
       parts.push(
-        Object.freeze({
+        seal({
           type: 'image_url',
-          image_url: Object.freeze({ url: block.url }),
+          image_url: seal({ url: block.url }),
         }) as ChatContentPart,
       );
   }
-  return Object.freeze(parts) as ChatContentPart[];
+  return seal(parts) as ChatContentPart[];
 }
 
 /**
@@ -126,8 +140,8 @@ export function assistantMessage(msg: Msg, reasoning: boolean): AssistantChatMes
       thinking.push(signed);
     }
   }
-  if (thinking !== undefined) message.thinking = Object.freeze(thinking) as ChatThinking[];
-  if (calls === 0) return Object.freeze(message);
+  if (thinking !== undefined) message.thinking = seal(thinking) as ChatThinking[];
+  if (calls === 0) return seal(message);
   // Sized up front: a request is held for as long as its model call runs, and an array
   // grown by push keeps room for 17 entries.
   const toolCalls = new Array<ChatToolCall>(calls);
@@ -137,19 +151,27 @@ export function assistantMessage(msg: Msg, reasoning: boolean): AssistantChatMes
     const call: ChatToolCall = {
       id: block.id,
       type: 'function',
-      function: Object.freeze({ name: block.name, arguments: JSON.stringify(block.input) }),
+      function: seal({ name: block.name, arguments: JSON.stringify(block.input) }),
     };
     const extra = reasoning ? block.provider?.['extraContent'] : undefined;
     if (isJsonObject(extra)) call.extra_content = extra;
-    toolCalls[at++] = Object.freeze(call);
+    toolCalls[at++] = seal(call);
   }
-  const frozenCalls = Object.freeze(toolCalls) as ChatToolCall[];
+  const frozenCalls = seal(toolCalls) as ChatToolCall[];
   // The usual turn (no reasoning sent back) as one literal of its final shape.
-  if (Object.keys(message).length === 2) {
-    return Object.freeze({ role: 'assistant', content: message.content, tool_calls: frozenCalls });
+  if (!reasoning || (thinking === undefined && !hasReasoningFields(message))) {
+    return seal({ role: 'assistant', content: message.content, tool_calls: frozenCalls });
   }
   message.tool_calls = frozenCalls;
-  return Object.freeze(message);
+  return seal(message);
+}
+
+function hasReasoningFields(message: AssistantChatMessage): boolean {
+  return (
+    message.reasoning_content !== undefined ||
+    message.reasoning !== undefined ||
+    message.reasoning_details !== undefined
+  );
 }
 
 /** Puts the reasoning of `blocks` in the fields the server sent it in. */
@@ -168,16 +190,15 @@ function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMes
         : details;
     }
   }
-  if (message.reasoning_details !== undefined) Object.freeze(message.reasoning_details);
+  if (message.reasoning_details !== undefined) seal(message.reasoning_details);
 }
 
 /** A thinking block the provider must get back unchanged, or `undefined` for plain thinking. */
 function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinking | undefined {
   const redacted = block.provider?.['redacted'];
-  if (typeof redacted === 'string')
-    return Object.freeze({ type: 'redacted_thinking', data: redacted });
+  if (typeof redacted === 'string') return seal({ type: 'redacted_thinking', data: redacted });
   if (block.signature !== undefined) {
-    return Object.freeze({
+    return seal({
       type: 'thinking',
       thinking: block.thinking,
       signature: block.signature,

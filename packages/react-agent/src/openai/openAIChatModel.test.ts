@@ -353,8 +353,10 @@ describe('OpenAIChatModel.stream', () => {
       apiKey: 'k',
       retryBaseDelayMs: 1,
     });
-    // The default formatter's messages are frozen, and kept as they are for a retry.
+    // The default formatter's messages of a long history are frozen, and kept as they are
+    // for a retry.
     const history = [
+      ...Array.from({ length: 12 }, (_, i) => userMsg(`earlier ${i}`)),
       userMsg('first'),
       assistantMsg([
         { type: 'thinking', thinking: 'hm', signature: 'sig' },
@@ -379,8 +381,13 @@ describe('OpenAIChatModel.stream', () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toBe(bodies[0]);
     const sent = JSON.parse(bodies[0]!).messages as ChatMessage[];
-    expect(sent.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(sent[2]).not.toHaveProperty('thinking');
+    expect(sent.slice(-4).map((message) => message.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(sent.at(-2)).not.toHaveProperty('thinking');
   });
 
   it('retries a request the SDK sends with the same body', async () => {

@@ -8,14 +8,7 @@ import type {
   Tool,
   ToolChoice as WireToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
-import type {
-  ChatContentPart,
-  ChatMessage,
-  ChatRequest,
-  JsonObject,
-  ToolChoice,
-  ToolSchema,
-} from '@rxagent/core';
+import type { ChatMessage, ChatRequest, JsonObject, ToolChoice, ToolSchema } from '@rxagent/core';
 import { InvalidArgumentError } from '@rxagent/core';
 
 /** The model-level settings `toMessagesRequest` merges under each request's own options. */
@@ -102,7 +95,11 @@ function toTools(tools: readonly ToolSchema[], cache: boolean): Tool[] {
   });
 }
 
-/** Breakpoints on the final message and on the one two turns before it (fresh turns, changed in place). */
+/**
+ * Breakpoints on the final message and on the one two turns before it. A turn's content
+ * array is its own and is changed in place; the marked block is a copy, since the blocks
+ * may be kept ones, shared with other requests.
+ */
 function markLatest(messages: MessageParam[]): void {
   for (const at of [messages.length - 3, messages.length - 1]) {
     const content = messages[at]?.content;
@@ -142,11 +139,13 @@ function toMessages(chat: readonly ChatMessage[]): {
 } {
   const system: TextBlockParam[] = [];
   const turns: Turn[] = [];
-  const push = (role: Turn['role'], blocks: ContentBlockParam[]): void => {
+  // A turn's content is always an array of its own: the blocks of a message may be the
+  // kept ones (`blocksOf`), which every request shares.
+  const push = (role: Turn['role'], blocks: readonly ContentBlockParam[]): void => {
     if (blocks.length === 0) return;
     const last = turns.at(-1);
     if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
+    else turns.push({ role, content: [...blocks] });
   };
   for (const message of chat) {
     switch (message.role) {
@@ -157,15 +156,13 @@ function toMessages(chat: readonly ChatMessage[]): {
         } else push('user', textBlocks(`[system] ${message.content}`));
         break;
       case 'user':
-        push('user', userBlocks(message.content, message.name));
+        push('user', blocksOf(message, userBlocks));
         break;
       case 'assistant':
-        push('assistant', assistantBlocks(message));
+        push('assistant', blocksOf(message, assistantBlocks));
         break;
       case 'tool':
-        push('user', [
-          { type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content },
-        ]);
+        push('user', blocksOf(message, toolResultBlocks));
         break;
     }
   }
@@ -173,6 +170,41 @@ function toMessages(chat: readonly ChatMessage[]): {
   // the conversation goes on with a user turn instead (a forced tool choice follows it).
   if (turns.at(-1)?.role === 'assistant') push('user', textBlocks(CONTINUE));
   return { system, messages: turns };
+}
+
+/**
+ * The blocks of a frozen chat message (the formatter's, which every request of a
+ * conversation shares), made once and kept for as long as the message lives, so a request
+ * converts only the messages it has not seen (a tool call's arguments are parsed once). The
+ * kept blocks are frozen: a breakpoint goes on a copy. A message that is not frozen may
+ * still change, so its blocks are made anew.
+ */
+function blocksOf<M extends ChatMessage>(
+  message: M,
+  make: (message: M) => ContentBlockParam[],
+): readonly ContentBlockParam[] {
+  if (!Object.isFrozen(message)) return make(message);
+  let blocks = keptBlocks.get(message);
+  if (blocks === undefined) {
+    blocks = deepFreeze(make(message));
+    keptBlocks.set(message, blocks);
+  }
+  return blocks;
+}
+
+const keptBlocks = new WeakMap<ChatMessage, readonly ContentBlockParam[]>();
+
+/** Freezes `value` and every object in it (blocks made here: parsed arguments, image sources). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function toolResultBlocks(message: ChatMessage & { role: 'tool' }): ContentBlockParam[] {
+  return [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content }];
 }
 
 /** The user turn sent after a conversation that ends with the assistant's own turn. */
@@ -183,10 +215,7 @@ function textBlocks(text: string): TextBlockParam[] {
 }
 
 /** A named speaker (another agent heard through a hub) is named in the text. */
-function userBlocks(
-  content: string | ChatContentPart[],
-  name: string | undefined,
-): ContentBlockParam[] {
+function userBlocks({ content, name }: ChatMessage & { role: 'user' }): ContentBlockParam[] {
   const prefix = name !== undefined && name !== 'system' && name !== 'user' ? `${name}: ` : '';
   if (typeof content === 'string') return textBlocks(content === '' ? '' : prefix + content);
   const blocks: ContentBlockParam[] = [];

@@ -1,16 +1,27 @@
-import { isJsonObject, type JsonObject } from '../json.js';
-import type { ContentBlock } from '../message/contentBlock.js';
 import type { Msg } from '../message/msg.js';
-import { toolOutputText } from '../message/readers.js';
 import { checkOptions, optionNames } from '../options/checkOptions.js';
-import type {
-  AssistantChatMessage,
-  ChatContentPart,
-  ChatMessage,
-  ChatThinking,
-  ChatToolCall,
-  UserChatMessage,
-} from './chatMessage.js';
+import type { ChatMessage, ToolChatMessage } from './chatMessage.js';
+import {
+  isSent,
+  KEEP_FROM,
+  keptOtherTurn,
+  keptOwnTurn,
+  keptResults,
+  keptSystem,
+  keptUser,
+  ownMessage,
+  ownResults,
+} from './keptWireForms.js';
+import {
+  assistantMessage,
+  setSealing,
+  systemMessage,
+  toolMessage,
+  userMessage,
+  type WireResults,
+} from './msgWireForm.js';
+
+export { sanitizeName } from './msgWireForm.js';
 
 /** Options of `formatMessages`. */
 export interface FormatOptions {
@@ -38,7 +49,15 @@ const FORMAT_KEYS = optionNames<FormatOptions>({ systemPrompt: true, selfName: t
 export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMessage[];
 
 /**
- * Maps Msgs to OpenAI chat messages, in time linear in their size.
+ * Maps Msgs to OpenAI chat messages, in time linear in the Msgs it has not formatted before.
+ *
+ * Msgs are immutable values, so in a request of 12 Msgs or more each Msg's wire form is
+ * built the first time it is formatted and kept for as long as the Msg lives: such a
+ * request formats only the Msgs added since the last one. Its chat messages are frozen,
+ * and those made from Msgs are shared by every request that sends them (the returned array
+ * is new each time): a model adapter or hook that needs a changed message makes a copy. A
+ * shorter request is formatted afresh, its messages its caller's own (keeping a form costs
+ * more than a short history saves).
  *
  * - `tool_use` blocks of the agent's own assistant Msgs become `tool_calls` (arguments are
  *   always re-serialised, so they are valid JSON).
@@ -60,34 +79,98 @@ export type Formatter = (msgs: readonly Msg[], options: FormatOptions) => ChatMe
  */
 export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}): ChatMessage[] {
   checkOptions(options, FORMAT_KEYS, 'formatMessages()');
+  if (msgs.length < KEEP_FROM) return formatAfresh(msgs, options);
   const out: ChatMessage[] = [];
-  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  if (options.systemPrompt)
+    out.push(Object.freeze({ role: 'system', content: options.systemPrompt }));
+  // Each Msg's wire form is built once and kept (Msgs are immutable): a request formats
+  // only the Msgs it has not seen, and shares the frozen wire messages of the others.
   const callIds = new Set<string>();
   for (const msg of msgs) {
     switch (msg.role) {
       case 'system':
-        out.push({ role: 'system', content: joinText(msg.content) });
+        out.push(keptSystem(msg));
         break;
       case 'user': {
+        const form = keptUser(msg);
         // Results must directly follow the assistant turn that asked for them.
-        const answered = pushToolResults(msg.content, callIds, out);
-        pushUser(msg, msg.name === 'user' ? undefined : msg.name, !answered, out);
+        pushToolResults(form.results, callIds, out);
+        if (isSent(form.spoken)) out.push(form.spoken);
         break;
       }
       case 'assistant':
         if (isOtherAgent(msg, options.selfName)) {
-          pushUser(msg, msg.name, false, out);
+          const spoken = keptOtherTurn(msg);
+          if (spoken !== undefined) out.push(spoken);
         } else {
-          out.push(toAssistant(msg, callIds, sentBack(msg, options.model)));
-          pushToolResults(msg.content, callIds, out);
+          const reasoning = sentBack(msg, options.model);
+          const turn = keptOwnTurn(msg, reasoning);
+          out.push(ownMessage(turn, reasoning));
+          addCallIds(msg, callIds);
+          pushToolResults(ownResults(turn), callIds, out);
         }
         break;
       case 'tool':
-        pushToolResults(msg.content, callIds, out);
+        pushToolResults(keptResults(msg), callIds, out);
         break;
     }
   }
   return out;
+}
+
+/** A short request, built for this call alone: nothing kept, nothing frozen. */
+function formatAfresh(msgs: readonly Msg[], options: FormatOptions): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (options.systemPrompt) out.push({ role: 'system', content: options.systemPrompt });
+  const callIds = new Set<string>();
+  setSealing(false);
+  try {
+    for (const msg of msgs) {
+      switch (msg.role) {
+        case 'system':
+          out.push(systemMessage(msg));
+          break;
+        case 'user': {
+          const answered = pushFreshResults(msg, callIds, out);
+          const name = msg.name === 'user' ? undefined : msg.name;
+          const spoken = userMessage(msg, name, !answered);
+          if (spoken !== null) out.push(spoken);
+          break;
+        }
+        case 'assistant':
+          if (isOtherAgent(msg, options.selfName)) {
+            const spoken = userMessage(msg, msg.name, false);
+            if (spoken !== null) out.push(spoken);
+          } else {
+            out.push(assistantMessage(msg, sentBack(msg, options.model)));
+            addCallIds(msg, callIds);
+            pushFreshResults(msg, callIds, out);
+          }
+          break;
+        case 'tool':
+          pushFreshResults(msg, callIds, out);
+          break;
+      }
+    }
+  } finally {
+    setSealing(true);
+  }
+  return out;
+}
+
+/** Pushes the Msg's answerable tool results, made for this request; whether it held any. */
+function pushFreshResults(msg: Msg, callIds: ReadonlySet<string>, out: ChatMessage[]): boolean {
+  let found = false;
+  for (const block of msg.content) {
+    if (block.type !== 'tool_result') continue;
+    found = true;
+    if (callIds.has(block.id)) out.push(toolMessage(block));
+  }
+  return found;
+}
+
+function addCallIds(msg: Msg, callIds: Set<string>): void {
+  for (const block of msg.content) if (block.type === 'tool_use') callIds.add(block.id);
 }
 
 /**
@@ -99,129 +182,25 @@ function isOtherAgent(msg: Msg, selfName: string | undefined): boolean {
   return selfName !== undefined && msg.name !== selfName && msg.name !== 'assistant';
 }
 
-/** Replaces characters the API rejects in `name` with `_` and cuts it to 64 characters. */
-export function sanitizeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 64);
-}
-
-/** Pushes the answerable tool results of `blocks`; whether the blocks held any result. */
+/** Pushes the tool results whose call is in the request. */
 function pushToolResults(
-  blocks: readonly ContentBlock[],
+  results: WireResults,
   callIds: ReadonlySet<string>,
   out: ChatMessage[],
-): boolean {
-  let found = false;
-  for (const block of blocks) {
-    if (block.type !== 'tool_result') continue;
-    found = true;
-    if (callIds.has(block.id)) {
-      out.push({ role: 'tool', tool_call_id: block.id, content: toolOutputText(block) });
-    }
-  }
-  return found;
-}
-
-/** Pushes `msg` as a user message; an empty one only when `keepEmpty` (a real user turn). */
-function pushUser(
-  msg: Msg,
-  name: string | undefined,
-  keepEmpty: boolean,
-  out: ChatMessage[],
 ): void {
-  const content = userContent(msg.content);
-  if (!keepEmpty && content.length === 0) return;
-  const wireName = name === undefined ? '' : sanitizeName(name);
-  const message: UserChatMessage = { role: 'user', content };
-  if (wireName) message.name = wireName;
-  out.push(message);
+  if (results === undefined) return;
+  if (!isList(results)) {
+    if (callIds.has(results.tool_call_id)) out.push(results);
+    return;
+  }
+  for (const result of results) if (callIds.has(result.tool_call_id)) out.push(result);
 }
 
-function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[] {
-  if (!blocks.some((block) => block.type === 'image')) return joinText(blocks);
-  const parts: ChatContentPart[] = [];
-  for (const block of blocks) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image')
-      parts.push({ type: 'image_url', image_url: { url: block.url } });
-  }
-  return parts;
+function isList(results: NonNullable<WireResults>): results is readonly ToolChatMessage[] {
+  return Array.isArray(results);
 }
 
 /** Whether the reasoning `msg` recorded may go back to `model`: the model that produced it. */
 function sentBack(msg: Msg, model: string | undefined): boolean {
   return model !== undefined && msg.metadata['model'] === model;
-}
-
-function toAssistant(msg: Msg, callIds: Set<string>, reasoning: boolean): AssistantChatMessage {
-  const blocks = msg.content;
-  const message: AssistantChatMessage = { role: 'assistant', content: joinText(blocks) };
-  if (reasoning) addReasoning(blocks, message);
-  let calls = 0;
-  let thinking: ChatThinking[] | undefined;
-  for (const block of blocks) {
-    if (block.type === 'tool_use') calls++;
-    else if (reasoning && block.type === 'thinking') {
-      const signed = signedThinking(block);
-      if (signed === undefined) continue;
-      thinking ??= [];
-      thinking.push(signed);
-    }
-  }
-  if (thinking !== undefined) message.thinking = thinking;
-  if (calls === 0) return message;
-  // Sized up front: a request is held for as long as its model call runs, and an array
-  // grown by push keeps room for 17 entries.
-  const toolCalls = new Array<ChatToolCall>(calls);
-  let at = 0;
-  for (const block of blocks) {
-    if (block.type !== 'tool_use') continue;
-    callIds.add(block.id);
-    const call: ChatToolCall = {
-      id: block.id,
-      type: 'function',
-      function: { name: block.name, arguments: JSON.stringify(block.input) },
-    };
-    const extra = reasoning ? block.provider?.['extraContent'] : undefined;
-    if (isJsonObject(extra)) call.extra_content = extra;
-    toolCalls[at++] = call;
-  }
-  message.tool_calls = toolCalls;
-  return message;
-}
-
-/** Puts the reasoning of `blocks` in the fields the server sent it in. */
-function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMessage): void {
-  for (const block of blocks) {
-    if (block.type !== 'thinking' || block.provider === undefined) continue;
-    const { reasoningField, reasoningDetails } = block.provider;
-    if (reasoningField === 'reasoning_content' || reasoningField === 'reasoning') {
-      const before = message[reasoningField];
-      message[reasoningField] = before === undefined ? block.thinking : before + block.thinking;
-    }
-    if (Array.isArray(reasoningDetails)) {
-      const details = reasoningDetails.filter(isJsonObject) as JsonObject[];
-      message.reasoning_details = message.reasoning_details
-        ? [...message.reasoning_details, ...details]
-        : details;
-    }
-  }
-}
-
-/** A thinking block the provider must get back unchanged, or `undefined` for plain thinking. */
-function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinking | undefined {
-  const redacted = block.provider?.['redacted'];
-  if (typeof redacted === 'string') return { type: 'redacted_thinking', data: redacted };
-  if (block.signature !== undefined) {
-    return { type: 'thinking', thinking: block.thinking, signature: block.signature };
-  }
-  return undefined;
-}
-
-function joinText(blocks: readonly ContentBlock[]): string {
-  // No array per message: most messages hold one text block, which is then used as it is.
-  let text: string | undefined;
-  for (const block of blocks) {
-    if (block.type === 'text') text = text === undefined ? block.text : `${text}\n${block.text}`;
-  }
-  return text ?? '';
 }

@@ -1,6 +1,7 @@
 import {
   assistantMsg,
   type ChatChunk,
+  type ChatMessage,
   type ChatRequest,
   ChatResponseAccumulator,
   createMsg,
@@ -325,6 +326,68 @@ describe('OpenAIChatModel.stream', () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toBe(bodies[0]);
     expect(JSON.parse(bodies[0]!).messages).toEqual([{ role: 'user', content: 'first' }]);
+  });
+
+  it('retries a body of frozen messages with the same bytes, whatever the caller adds meanwhile', async () => {
+    const bodies: string[] = [];
+    let answerFirst: () => void = () => {};
+    const http = await serve((_req, res, body) => {
+      bodies.push(body);
+      if (bodies.length === 1) {
+        // Answered (a 500, retried) only once the test has added to its request.
+        answerFirst = () => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'busy' } }));
+        };
+        return;
+      }
+      const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+      );
+    });
+    const chat = new OpenAIChatModel({
+      model: 'm',
+      baseURL: `${http.url}/v1`,
+      apiKey: 'k',
+      retryBaseDelayMs: 1,
+    });
+    // The default formatter's messages of a long history are frozen, and kept as they are
+    // for a retry.
+    const history = [
+      ...Array.from({ length: 12 }, (_, i) => userMsg(`earlier ${i}`)),
+      userMsg('first'),
+      assistantMsg([
+        { type: 'thinking', thinking: 'hm', signature: 'sig' },
+        { type: 'tool_use', id: 'c1', name: 'weather', input: { city: 'Paris' } },
+      ]),
+      createMsg({
+        name: 'assistant',
+        role: 'tool',
+        content: [{ type: 'tool_result', id: 'c1', name: 'weather', output: 'sunny' }],
+      }),
+    ];
+    const messages = formatMessages(history, { systemPrompt: 'Sys.', model: 'm' });
+    expect(messages.every((message) => Object.isFrozen(message))).toBe(true);
+    const asked = request('', { messages, tools: [Object.freeze(weather)] });
+    const replies = collect(chat.stream(asked));
+    // Added once the first attempt has its body: not part of the retry.
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    messages.push(Object.freeze({ role: 'user', content: 'added later' }) as ChatMessage);
+    answerFirst();
+    const { response } = await replies;
+    expect(response.text).toBe('ok');
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toBe(bodies[0]);
+    const sent = JSON.parse(bodies[0]!).messages as ChatMessage[];
+    expect(sent.slice(-4).map((message) => message.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    expect(sent.at(-2)).not.toHaveProperty('thinking');
   });
 
   it('retries a request the SDK sends with the same body', async () => {

@@ -242,10 +242,13 @@ export class OpenAIChatModel implements ChatModel {
 
 /**
  * The body of one `stream()` request across its attempts: the caller's request until the
- * first attempt builds the body, then only what a retry sends again. A streamed request of
- * the model's own client keeps the JSON it sent (one string, where the request held the
- * formatted messages: a parked call holds less), so a retry sends the same bytes; one the
- * SDK sends keeps its parameters; with no retries left to make, nothing is kept.
+ * first attempt builds the body, then only what a retry sends again, so a retry sends the
+ * same bytes whatever the caller changes meanwhile. A body made only of frozen parts (the
+ * default formatter's messages, a toolkit's schemas) is kept as it is, with an array of
+ * messages of its own: it shares its messages with memory's wire forms, so a parked call
+ * holds a few pointers where the JSON of its whole request would take kilobytes. Any other
+ * streamed request of the model's own client keeps the JSON it sent; one the SDK sends
+ * keeps its parameters; with no retries left to make, nothing is kept.
  */
 class RetriedBody {
   readonly signal: AbortSignal | undefined;
@@ -262,23 +265,47 @@ class RetriedBody {
     this.signal = request.signal;
   }
 
-  /** The body of the next attempt: a JSON string along a direct route, else the SDK's parameters. */
+  /** The body of the next attempt: the SDK's parameters, or a JSON string along a direct route. */
   params(): ChatParams | string {
     if (this.#sent !== undefined) return this.#sent;
     // A request toChatRequest rejects stays, so every attempt fails alike.
     const params = toChatRequest(this.#request!, this.settings);
     this.#request = undefined;
-    let body: ChatParams | string = params;
-    if (params.stream === true && this.attempt.routes) {
-      try {
-        body = JSON.stringify(params);
-      } catch {
-        // Kept as it is: the attempt's own JSON.stringify fails it, as it always did.
-      }
+    if (this.retry.maxRetries === 0) return params;
+    if (params.stream !== true || !this.attempt.routes) {
+      this.#sent = params;
+      return params;
     }
-    if (this.retry.maxRetries > 0) this.#sent = body;
+    if (onlyFrozenParts(params)) {
+      // Its own array: the caller's may still grow.
+      this.#sent = { ...params, messages: [...params.messages] };
+      return params;
+    }
+    let body: ChatParams | string = params;
+    try {
+      body = JSON.stringify(params);
+    } catch {
+      // Kept as it is: the attempt's own JSON.stringify fails it, as it always did.
+    }
+    this.#sent = body;
     return body;
   }
+}
+
+/**
+ * Whether nothing of `params` can change before a retry: each message, each tool schema and
+ * every other object in it frozen.
+ */
+function onlyFrozenParts(params: ChatParams): boolean {
+  // for…in: no array of entries per request.
+  for (const key in params) {
+    const value = (params as unknown as Record<string, unknown>)[key];
+    if (typeof value !== 'object' || value === null) continue;
+    if (key === 'messages' || key === 'tools') {
+      for (const item of value as readonly object[]) if (!Object.isFrozen(item)) return false;
+    } else if (!Object.isFrozen(value)) return false;
+  }
+  return true;
 }
 
 let defaultFetch: typeof fetch | undefined;

@@ -23,6 +23,9 @@ export interface ChatRequestSettings {
 
 type Params = ChatCompletionCreateParamsStreaming | ChatCompletionCreateParamsNonStreaming;
 
+/** One object for every streamed request (frozen: requests share it). */
+const INCLUDE_USAGE = Object.freeze({ include_usage: true as const });
+
 /**
  * Maps a `ChatRequest` to Chat Completions parameters (pure). Precedence, lowest first:
  * model defaults, `extraBody`, the request's `options.extra`, the request's options; the
@@ -54,7 +57,7 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
   body['model'] = settings.model;
   body['messages'] = withoutThinking(request.messages);
   body['stream'] = settings.stream;
-  if (settings.stream) body['stream_options'] = { include_usage: true };
+  if (settings.stream) body['stream_options'] = INCLUDE_USAGE;
   else delete body['stream_options'];
   const tools = request.tools ?? [];
   if (tools.length > 0) {
@@ -71,7 +74,8 @@ export function toChatRequest(request: ChatRequest, settings: ChatRequestSetting
 
 /**
  * The messages without the `thinking` an Anthropic model signed (not a Chat Completions
- * field, which OpenAI rejects); the same array when no message has any.
+ * field, which OpenAI rejects); the same array when no message has any. The copy of a
+ * frozen message (the formatter's, shared by every request) is made once, and frozen too.
  */
 function withoutThinking(messages: ChatMessage[]): ChatMessage[] {
   if (!messages.some((message) => message.role === 'assistant' && message.thinking)) {
@@ -79,9 +83,21 @@ function withoutThinking(messages: ChatMessage[]): ChatMessage[] {
   }
   return messages.map((message) => {
     if (message.role !== 'assistant' || message.thinking === undefined) return message;
-    const { thinking: _signed, ...rest } = message;
-    return rest;
+    if (!Object.isFrozen(message)) return unsigned(message);
+    let copy = unsignedCopies.get(message);
+    if (copy === undefined) {
+      copy = Object.freeze(unsigned(message));
+      unsignedCopies.set(message, copy);
+    }
+    return copy;
   });
+}
+
+const unsignedCopies = new WeakMap<ChatMessage, ChatMessage>();
+
+function unsigned(message: ChatMessage & { role: 'assistant' }): ChatMessage {
+  const { thinking: _signed, ...rest } = message;
+  return rest;
 }
 
 /**

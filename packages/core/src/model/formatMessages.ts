@@ -86,7 +86,10 @@ export function formatMessages(msgs: readonly Msg[], options: FormatOptions = {}
   // Each Msg's wire form is built once and kept (Msgs are immutable): a request formats
   // only the Msgs it has not seen, and shares the frozen wire messages of the others.
   const callIds = new Set<string>();
-  for (const msg of msgs) {
+  // Loops by index here and in the wire forms: Msgs and their content are frozen arrays, on
+  // which V8's `for…of` and callback builtins leave their fast path (and allocate per item).
+  for (let i = 0; i < msgs.length; i++) {
+    const msg = msgs[i]!;
     switch (msg.role) {
       case 'system':
         out.push(keptSystem(msg));
@@ -125,7 +128,8 @@ function formatAfresh(msgs: readonly Msg[], options: FormatOptions): ChatMessage
   const callIds = new Set<string>();
   setSealing(false);
   try {
-    for (const msg of msgs) {
+    for (let i = 0; i < msgs.length; i++) {
+      const msg = msgs[i]!;
       switch (msg.role) {
         case 'system':
           out.push(systemMessage(msg));
@@ -161,7 +165,8 @@ function formatAfresh(msgs: readonly Msg[], options: FormatOptions): ChatMessage
 /** Pushes the Msg's answerable tool results, made for this request; whether it held any. */
 function pushFreshResults(msg: Msg, callIds: ReadonlySet<string>, out: ChatMessage[]): boolean {
   let found = false;
-  for (const block of msg.content) {
+  for (let i = 0; i < msg.content.length; i++) {
+    const block = msg.content[i]!;
     if (block.type !== 'tool_result') continue;
     found = true;
     if (callIds.has(block.id)) out.push(toolMessage(block));
@@ -170,7 +175,10 @@ function pushFreshResults(msg: Msg, callIds: ReadonlySet<string>, out: ChatMessa
 }
 
 function addCallIds(msg: Msg, callIds: Set<string>): void {
-  for (const block of msg.content) if (block.type === 'tool_use') callIds.add(block.id);
+  for (let i = 0; i < msg.content.length; i++) {
+    const block = msg.content[i]!;
+    if (block.type === 'tool_use') callIds.add(block.id);
+  }
 }
 
 /**
@@ -193,7 +201,10 @@ function pushToolResults(
     if (callIds.has(results.tool_call_id)) out.push(results);
     return;
   }
-  for (const result of results) if (callIds.has(result.tool_call_id)) out.push(result);
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i]!;
+    if (callIds.has(result.tool_call_id)) out.push(result);
+  }
 }
 
 function isList(results: NonNullable<WireResults>): results is readonly ToolChatMessage[] {

@@ -45,12 +45,16 @@ export type WireResults = ToolChatMessage | readonly ToolChatMessage[] | undefin
 /** The `tool_result` blocks of `blocks` as frozen tool messages. */
 export function toolResults(blocks: readonly ContentBlock[]): WireResults {
   let count = 0;
-  for (const block of blocks) if (block.type === 'tool_result') count++;
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (block.type === 'tool_result') count++;
+  }
   if (count === 0) return undefined;
   // Sized exactly: an array grown by push keeps room for 17 entries, for the Msg's life.
   const results = new Array<ToolChatMessage>(count);
   let at = 0;
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type === 'tool_result') results[at++] = toolMessage(block);
   }
   return count === 1 ? results[0] : seal(results);
@@ -94,9 +98,10 @@ export function sanitizeName(name: string): string {
 }
 
 function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[] {
-  if (!blocks.some((block) => block.type === 'image')) return joinText(blocks);
+  if (!hasImage(blocks)) return joinText(blocks);
   const parts: ChatContentPart[] = [];
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type === 'text') parts.push(seal({ type: 'text', text: block.text }));
     else if (block.type === 'image')
       parts.push(
@@ -114,7 +119,8 @@ function userContent(blocks: readonly ContentBlock[]): string | ChatContentPart[
  * (otherwise its turn is the same with reasoning and without).
  */
 export function hasReasoning(msg: Msg): boolean {
-  for (const block of msg.content) {
+  for (let i = 0; i < msg.content.length; i++) {
+    const block = msg.content[i]!;
     if (
       block.type === 'thinking' &&
       (block.provider !== undefined || block.signature !== undefined)
@@ -133,7 +139,8 @@ export function assistantMessage(msg: Msg, reasoning: boolean): AssistantChatMes
   if (reasoning) addReasoning(blocks, message);
   let calls = 0;
   let thinking: ChatThinking[] | undefined;
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type === 'tool_use') calls++;
     else if (reasoning && block.type === 'thinking') {
       const signed = signedThinking(block);
@@ -148,7 +155,8 @@ export function assistantMessage(msg: Msg, reasoning: boolean): AssistantChatMes
   // grown by push keeps room for 17 entries.
   const toolCalls = new Array<ChatToolCall>(calls);
   let at = 0;
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type !== 'tool_use') continue;
     const call: ChatToolCall = {
       id: block.id,
@@ -178,7 +186,8 @@ function hasReasoningFields(message: AssistantChatMessage): boolean {
 
 /** Puts the reasoning of `blocks` in the fields the server sent it in. */
 function addReasoning(blocks: readonly ContentBlock[], message: AssistantChatMessage): void {
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type !== 'thinking' || block.provider === undefined) continue;
     const { reasoningField, reasoningDetails } = block.provider;
     if (reasoningField === 'reasoning_content' || reasoningField === 'reasoning') {
@@ -212,8 +221,15 @@ function signedThinking(block: ContentBlock & { type: 'thinking' }): ChatThinkin
 function joinText(blocks: readonly ContentBlock[]): string {
   // No array per message: most messages hold one text block, which is then used as it is.
   let text: string | undefined;
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
     if (block.type === 'text') text = text === undefined ? block.text : `${text}\n${block.text}`;
   }
   return text ?? '';
+}
+
+/** Whether `blocks` hold an image (a loop: `some` leaves V8's fast path on a frozen array). */
+function hasImage(blocks: readonly ContentBlock[]): boolean {
+  for (let i = 0; i < blocks.length; i++) if (blocks[i]!.type === 'image') return true;
+  return false;
 }

@@ -10,16 +10,19 @@ import type { ReActCallState } from './reactCallState.js';
  * Returns whether the streak reached the bound, so the loop should stop.
  */
 export function recordToolFailures(state: ReActCallState, results: readonly Msg[]): boolean {
-  // Loops rather than filter/flatMap chains: this runs after every tool batch.
+  // Index loops rather than filter/flatMap chains or for…of: this runs after every tool
+  // batch, over frozen arrays, on which V8's iterator leaves its fast path.
   let denied = false;
   let counted = 0;
   let failed = 0;
-  for (const msg of results) {
+  for (let i = 0; i < results.length; i++) {
+    const msg = results[i]!;
     if (msg.metadata['resultKind'] === 'denied') {
       denied = true;
       continue;
     }
-    for (const block of msg.content) {
+    for (let j = 0; j < msg.content.length; j++) {
+      const block = msg.content[j]!;
       if (block.type !== 'tool_result' || state.uncountedTools.has(block.name)) continue;
       counted++;
       if (block.isError === true) failed++;

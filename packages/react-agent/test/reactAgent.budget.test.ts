@@ -3,13 +3,12 @@ import {
   InvalidArgumentError,
   type JsonObject,
   replyMetadata,
-  type SaveOptions,
   Toolkit,
   textOf,
   tool,
   userMsg,
 } from '@rxagent/core';
-import { ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
+import { RecordingSession, ScriptedChatModel, type ScriptedReply } from '@rxagent/core/testing';
 import { ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -244,30 +243,6 @@ describe('a sub-agent with a budget of its own', () => {
     expect(replyMetadata(reply).usageByAgent?.['sub']?.totalTokens).toBe(150);
   });
 });
-
-/**
- * An InMemorySession that keeps every saved checkpoint, to restart from any of them: each
- * head (`saves`) with everything the session held once it was saved (its segments too).
- */
-class RecordingSession extends InMemorySession {
-  readonly saves: JsonObject[] = [];
-  readonly stores: Map<string, JsonObject>[] = [];
-  override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
-    await super.save(key, state, options);
-    // A segment is saved before the head that refers to it: a snapshot at each head.
-    if (key.includes('~seg.')) return;
-    this.saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
-    const store = new Map<string, JsonObject>();
-    for (const k of await this.list()) store.set(k, (await this.load(k))!);
-    this.stores.push(store);
-  }
-  /** Saves into `into` what this session held after head save `index` (from 0), head last. */
-  async restoreInto(into: InMemorySession, index: number): Promise<void> {
-    const store = this.stores[index]!;
-    for (const [k, v] of store) if (k.includes('~seg.')) await into.save(k, v);
-    for (const [k, v] of store) if (!k.includes('~seg.')) await into.save(k, v);
-  }
-}
 
 describe('budget of a durable call', () => {
   it('keeps the budget in the checkpoint and counts what the crashed process spent', async () => {

@@ -5,7 +5,6 @@ import {
   type Msg,
   type NeedsApproval,
   replyMetadata,
-  type SaveOptions,
   type ToolDecisionMetadata,
   Toolkit,
   textOf,
@@ -15,7 +14,7 @@ import {
   toolUses,
   userMsg,
 } from '@rxagent/core';
-import { ScriptedChatModel } from '@rxagent/core/testing';
+import { RecordingSession, ScriptedChatModel } from '@rxagent/core/testing';
 import { type ApprovalRule, ReActAgent } from '@rxagent/react-agent';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -467,30 +466,6 @@ describe('callContext', () => {
     expect(agent.memory.messages()).toEqual([]);
   });
 });
-
-/**
- * An InMemorySession that keeps every saved checkpoint, to restart from any of them: each
- * head (`saves`) with everything the session held once it was saved (its segments too).
- */
-class RecordingSession extends InMemorySession {
-  readonly saves: JsonObject[] = [];
-  readonly stores: Map<string, JsonObject>[] = [];
-  override async save(key: string, state: JsonObject, options?: SaveOptions): Promise<void> {
-    await super.save(key, state, options);
-    // A segment is saved before the head that refers to it: a snapshot at each head.
-    if (key.includes('~seg.')) return;
-    this.saves.push(JSON.parse(JSON.stringify(state)) as JsonObject);
-    const store = new Map<string, JsonObject>();
-    for (const k of await this.list()) store.set(k, (await this.load(k))!);
-    this.stores.push(store);
-  }
-  /** Saves into `into` what this session held after head save `index` (from 0), head last. */
-  async restoreInto(into: InMemorySession, index: number): Promise<void> {
-    const store = this.stores[index]!;
-    for (const [k, v] of store) if (k.includes('~seg.')) await into.save(k, v);
-    for (const [k, v] of store) if (!k.includes('~seg.')) await into.save(k, v);
-  }
-}
 
 describe('decisions of a durable agent', () => {
   it('keep the edit, who decided and the callContext when the process dies at any save of the resumed call', async () => {

@@ -19,6 +19,7 @@ export {
   OpenAIPromptCache,
   openAIPromptText,
 } from './promptCache.js';
+export { RecordingSession } from './recordingSession.js';
 export type {
   ScriptedError,
   ScriptedReply,

@@ -7,7 +7,7 @@ import {
   type SqliteDriverName,
   type SqliteStatement,
 } from './sqliteDriver.js';
-import { isUnavailable, unavailable } from './sqliteErrors.js';
+import { isUnavailable, sqliteCode, unavailable } from './sqliteErrors.js';
 
 /** Options every SQLite store takes. */
 export interface SqliteConnectionOptions {
@@ -114,7 +114,7 @@ export class SqliteConnection {
     try {
       db.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
       if (this.path !== ':memory:') {
-        db.exec('PRAGMA journal_mode = WAL');
+        execWhileBusy(db, 'PRAGMA journal_mode = WAL', this.#busyTimeoutMs);
         db.exec('PRAGMA synchronous = NORMAL');
       }
       migrate(db, this.#schema.target, this.#schema.migrations, this.#store);
@@ -134,6 +134,28 @@ export class SqliteConnection {
       db?.close();
     } catch {
       // Already unusable: nothing more to release.
+    }
+  }
+}
+
+/** What `pauseFor` waits on: nothing ever notifies it, so a wait lasts its whole timeout. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `sql`, again while SQLite answers SQLITE_BUSY, for up to `timeoutMs`. Switching a new
+ * file to WAL takes an exclusive lock, and when several processes open the file at once
+ * SQLite refuses that upgrade at once (it would deadlock waiting) instead of calling the busy
+ * handler, so `busy_timeout` does not cover it. Blocking, like the driver's own busy wait.
+ */
+export function execWhileBusy(db: SqliteDatabase, sql: string, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      db.exec(sql);
+      return;
+    } catch (error) {
+      if (!sqliteCode(error)?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+      Atomics.wait(PAUSE, 0, 0, pause);
     }
   }
 }
